@@ -1,0 +1,31 @@
+# `make test` and `make run` set everything up on a fresh machine (a .venv in this folder) first.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: test run bench lint tables clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+run: $(STAMP)
+	$(VENV)/bin/pokerlab demo
+
+bench: $(STAMP)
+	for f in benchmarks/*.py; do $(PY) $$f || exit 1; done
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests benchmarks
+
+tables: $(STAMP)
+	$(PY) -m pokerlab.evaluator_tables
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache

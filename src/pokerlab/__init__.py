@@ -1,0 +1,31 @@
+"""pokerlab: a testbed for poker-AI research after Loki, Loki-2 and their successors.
+
+The everyday names live here; see README.md for a tour.
+"""
+
+from pokerlab.cards import Deck, card_mask, format_card, format_cards, parse_card, parse_cards
+from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
+from pokerlab.evaluator import best_five, category, describe, evaluate, evaluate_batch
+from pokerlab.handclass import HandCategory
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ConfigError",
+    "CorruptData",
+    "Deck",
+    "HandCategory",
+    "IllegalAction",
+    "InvalidCards",
+    "PokerlabError",
+    "best_five",
+    "card_mask",
+    "category",
+    "describe",
+    "evaluate",
+    "evaluate_batch",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
