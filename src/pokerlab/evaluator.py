@@ -88,32 +88,30 @@ def hand_key(cards: np.ndarray) -> tuple[np.uint64, np.uint64]:
     return key, mask
 
 
-@nb.njit(cache=True, nogil=True)
-def _rank_rows(cards: np.ndarray, out: np.ndarray) -> bool:
-    """Rank each row of a C-ordered uint8 (n, k) array into out; False if some row repeats a card.
+#: The kernels' card tables carry a 53rd, empty card (code 52) that pads 5- and 6-card rows to seven.
+_PAD = 52
+_ROW_KEYS = np.append(CARD_KEYS, np.uint64(0))
+_ROW_MASKS = np.append(CARD_MASKS, np.uint64(0))
 
-    Seven-card rows take an unrolled path, which runs at about twice the speed of the loop.
+
+@nb.njit(cache=True, nogil=True)
+def _rank_rows(cards: np.ndarray, n_cards: int, out: np.ndarray) -> bool:
+    """Rank each row of a C-ordered uint8 (n, 7) array (short hands padded with code 52) into out.
+
+    Returns False if some row does not hold n_cards distinct cards. Unrolled: twice the speed of a loop.
     """
-    n, k = cards.shape
-    flat = cards.reshape(n * k)
+    flat = cards.reshape(cards.size)
+    expected = np.uint64(n_cards)
     bad = np.uint64(0)
-    if k == 7:
-        for i in range(n):
-            b = 7 * i
-            c0, c1, c2, c3 = flat[b], flat[b + 1], flat[b + 2], flat[b + 3]
-            c4, c5, c6 = flat[b + 4], flat[b + 5], flat[b + 6]
-            key = (START_KEY + CARD_KEYS[c0] + CARD_KEYS[c1] + CARD_KEYS[c2] + CARD_KEYS[c3]
-                   + CARD_KEYS[c4] + CARD_KEYS[c5] + CARD_KEYS[c6])
-            mask = (CARD_MASKS[c0] | CARD_MASKS[c1] | CARD_MASKS[c2] | CARD_MASKS[c3]
-                    | CARD_MASKS[c4] | CARD_MASKS[c5] | CARD_MASKS[c6])
-            bad |= popcount(mask) ^ np.uint64(7)
-            out[i] = rank_of(key, mask)
-        return bad == 0
-    for i in range(n):
-        key, mask = START_KEY, np.uint64(0)
-        for j in range(i * k, i * k + k):
-            key, mask = add_card(key, mask, flat[j])
-        bad |= popcount(mask) ^ np.uint64(k)
+    for i in range(cards.shape[0]):
+        b = 7 * i
+        c0, c1, c2, c3 = flat[b], flat[b + 1], flat[b + 2], flat[b + 3]
+        c4, c5, c6 = flat[b + 4], flat[b + 5], flat[b + 6]
+        key = (START_KEY + _ROW_KEYS[c0] + _ROW_KEYS[c1] + _ROW_KEYS[c2] + _ROW_KEYS[c3]
+               + _ROW_KEYS[c4] + _ROW_KEYS[c5] + _ROW_KEYS[c6])
+        mask = (_ROW_MASKS[c0] | _ROW_MASKS[c1] | _ROW_MASKS[c2] | _ROW_MASKS[c3]
+                | _ROW_MASKS[c4] | _ROW_MASKS[c5] | _ROW_MASKS[c6])
+        bad |= popcount(mask) ^ expected
         out[i] = rank_of(key, mask)
     return bad == 0
 
@@ -125,7 +123,8 @@ def evaluate_batch(cards: np.ndarray) -> np.ndarray:
     """
     arr = np.asarray(cards)
     if arr.ndim != 2 or not 5 <= arr.shape[1] <= 7:
-        raise InvalidCards(f"evaluate_batch needs an array of shape (n, 5), (n, 6) or (n, 7); got {arr.shape}")
+        raise InvalidCards(f"evaluate_batch needs an array of shape (n, 5), (n, 6) or (n, 7); "
+                           f"got {arr.shape}")
     if arr.dtype != np.uint8:
         if not np.issubdtype(arr.dtype, np.integer):
             raise InvalidCards(f"evaluate_batch needs integer card codes 0..51; got dtype {arr.dtype}")
@@ -137,16 +136,26 @@ def evaluate_batch(cards: np.ndarray) -> np.ndarray:
         row = int(np.argmax((arr > 51).any(axis=1)))
         raise InvalidCards(f"row {row} of the batch holds a card code outside 0..51: {arr[row].tolist()}")
     out = np.empty(arr.shape[0], dtype=np.int32)
-    arr = np.ascontiguousarray(arr)
-    if not _rank_rows(arr, out):
+    n_cards = arr.shape[1]
+    if n_cards < 7:
+        padded = np.full((arr.shape[0], 7), _PAD, dtype=np.uint8)
+        padded[:, :n_cards] = arr
+    else:
+        padded = np.ascontiguousarray(arr)
+    if not _rank_rows(padded, n_cards, out):
         ordered = np.sort(arr, axis=1)
         row = int(np.argmax((ordered[:, 1:] == ordered[:, :-1]).any(axis=1)))
         raise InvalidCards(f"row {row} of the batch repeats a card: {arr[row].tolist()}")
     return out
 
 
+# Plain-Python copies of the tables for the scalar path (numpy scalar indexing is slow).
 _CARD_KEYS_PY = [int(k) for k in CARD_KEYS]
 _CARD_MASKS_PY = [int(m) for m in CARD_MASKS]
+_NONFLUSH_PY = _NONFLUSH.tolist()
+_DISPLACEMENT_PY = _DISPLACEMENT.tolist()
+_FLUSH_PY = _FLUSH.tolist()
+_MULTIPLIER_PY = int(_MULTIPLIER)
 
 
 def evaluate(cards: str | Iterable[str | int]) -> int:
@@ -155,19 +164,21 @@ def evaluate(cards: str | Iterable[str | int]) -> int:
     >>> evaluate("As Ks Qs Js Ts 2c 3d")
     7462
     """
-    codes = parse_cards(cards)
-    if not 5 <= len(codes) <= 7:
-        raise InvalidCards(f"a hand to rank has 5, 6 or 7 cards; got {len(codes)}: {cards!r}")
+    if not (isinstance(cards, (list, tuple)) and all(type(c) is int and 0 <= c < 52 for c in cards)):
+        cards = parse_cards(cards)
     key, mask = _START_KEY_INT, 0
-    for c in codes:
+    for c in cards:
         key += _CARD_KEYS_PY[c]
         mask |= _CARD_MASKS_PY[c]
+    if not 5 <= len(cards) <= 7 or mask.bit_count() != len(cards):
+        parse_cards(cards)  # names a repeated card
+        raise InvalidCards(f"a hand to rank has 5, 6 or 7 cards; got {len(cards)}: {cards!r}")
     flush = key & FLUSH_BITS
     if flush:
         lane = 16 * ((flush >> 32).bit_length() // 4 - 1)
-        return int(_FLUSH[(mask >> lane) & 0x1FFF])
-    h = ((key & RANK_KEY_MASK) * int(_MULTIPLIER)) & 0xFFFFFFFFFFFFFFFF
-    return int(_NONFLUSH[((h >> 32) + int(_DISPLACEMENT[h >> 49])) & ((1 << SLOT_BITS) - 1)])
+        return _FLUSH_PY[(mask >> lane) & 0x1FFF]
+    h = ((key & RANK_KEY_MASK) * _MULTIPLIER_PY) & 0xFFFFFFFFFFFFFFFF
+    return _NONFLUSH_PY[((h >> 32) + _DISPLACEMENT_PY[h >> 49]) & ((1 << SLOT_BITS) - 1)]
 
 
 def best_five(cards: str | Iterable[str | int]) -> list[int]:

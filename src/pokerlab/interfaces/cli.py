@@ -63,7 +63,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         r = _rank_report(format_cards(deck.deal(7)))
         print(f"  {r['cards']:<22} {r['description']:<40} rank {r['rank']}")
     print("Some named hands:")
-    for text in ("As Ks Qs Js Ts 2c 3d", "5d 4d 3d 2d Ad Kc Kh", "Kh Kd Ks 5c 5h 2d 3c", "Ah 2s 3c 4d 5h 9c Jd"):
+    named = ("As Ks Qs Js Ts 2c 3d", "5d 4d 3d 2d Ad Kc Kh", "Kh Kd Ks 5c 5h 2d 3c", "Ah 2s 3c 4d 5h 9c Jd")
+    for text in named:
         r = _rank_report(text)
         print(f"  {r['cards']:<22} {r['description']:<40} rank {r['rank']}")
     return 0
