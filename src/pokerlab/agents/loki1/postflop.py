@@ -1,0 +1,106 @@
+"""Loki-1's post-flop betting rules, in priority order (Papp §6.2-6.7; LOKI-SPEC §3).
+
+Aggressive options are tried first and passive calling options last; the first rule that bets, raises
+or calls decides. All thresholds are on the optimistic effective hand strength EHS' (LOKI-SPEC §2.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+FLOP, TURN, RIVER = 1, 2, 3
+
+
+@dataclass(frozen=True)
+class PostflopRules:
+    """The constants of the post-flop rules; defaults from Papp App. B or LOKI-SPEC [OUR CHOICE]."""
+
+    make2: float = 0.85  # Papp App. B
+    make1: float = 0.50  # Papp App. B
+    deception: bool = True  # rule 1 [OUR CHOICE parameters below]
+    check_raise_strength: float = 0.85
+    check_raise_probability: float = 0.2
+    bluff_strength: float = 0.3
+    bluff_probability: float = 0.05
+    bluff_max_opponents: int = 2
+    balancing_raise_probability: float = 0.05
+    semi_bluff: bool = True  # rule 4
+    pot_odds: bool = True  # rule 5
+    showdown_odds: bool = True  # rule 6 [OUR CHOICE formula]
+
+
+@dataclass(frozen=True)
+class PostflopSituation:
+    """What the rules look at for one decision. Money in chips; probabilities in [0, 1]."""
+
+    round_index: int  # 1 flop, 2 turn, 3 river
+    ehs_optimistic: float  # EHS' = HS_n + (1 - HS_n) PPOT
+    ehs: float  # EHS = HS_n + (1 - HS_n) PPOT - HS_n NPOT
+    hand_strength_n: float  # HS_n
+    potential: float  # PPOT used for semi-bluffs and pot odds
+    bets_to_call: int
+    bets_made: int  # bets and raises made this round
+    bet_size: float  # one bet this round
+    later_bet_size: float  # one bet in the rounds still to come
+    pot: float  # all money in, before our action
+    to_call: float
+    opponents_active: int
+    opponents_to_act: int  # opponents still to act in this round after us
+    called_bet_this_round: bool
+    semi_bluffing: bool  # we semi-bluffed earlier in this hand
+    can_raise: bool
+
+
+def pot_odds(to_call: float, pot: float) -> float:
+    """The winning chance a call needs: to_call / (pot + to_call), pot including all bets (LOKI-SPEC §3.5)."""
+    return to_call / (pot + to_call) if to_call > 0 else 0.0
+
+
+def semi_bluff_odds(bet: float, pot: float) -> float:
+    """Pot_Odds2 = 2 bet / ((pot + 4 bet) + 2 bet): could we call a bet and a raise? (Papp eq. 6.5)."""
+    return 2 * bet / (pot + 6 * bet)
+
+
+def showdown_odds(s: PostflopSituation) -> float:
+    """EHS needed to call to the showdown, one bet a later street each way [OUR CHOICE, LOKI-SPEC §3.6]."""
+    later = 3 - s.round_index
+    invest = s.to_call + later * s.later_bet_size
+    final_pot = s.pot + s.to_call + (s.opponents_active + 1) * later * s.later_bet_size
+    return invest / (final_pot + invest)
+
+
+def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator) -> tuple[str, str]:
+    """(action, rule): action 'f' fold, 'c' check/call, 'r' bet/raise; rule names what decided it."""
+    facing = s.bets_to_call > 0
+    raise_or_call = "r" if s.can_raise else "c"
+    if rules.deception:
+        if (not facing and s.ehs_optimistic >= rules.check_raise_strength and s.opponents_to_act > 0
+                and rng.random() < rules.check_raise_probability):
+            return "c", "check-raise"
+        if (not facing and s.round_index == RIVER and s.ehs_optimistic < rules.bluff_strength
+                and s.opponents_active <= rules.bluff_max_opponents
+                and rng.random() < rules.bluff_probability):
+            return "r", "bluff"
+    if s.ehs_optimistic >= rules.make2:
+        return ("r" if s.bets_made < 2 and s.can_raise else "c"), "make2"
+    if s.ehs_optimistic >= rules.make1:
+        if not facing:
+            return "r", "make1"
+        if s.bets_to_call < 2 or s.called_bet_this_round:
+            if rules.deception and rng.random() < rules.balancing_raise_probability:
+                return raise_or_call, "balancing-raise"
+            return "c", "make1"
+    if rules.semi_bluff and not facing:
+        # having semi-bluffed, keep betting while nobody else bets (Papp §6.4)
+        if s.semi_bluffing or (s.round_index < RIVER and s.potential >= semi_bluff_odds(s.bet_size, s.pot)):
+            return "r", "semi-bluff"
+    if facing:
+        chance = s.hand_strength_n if s.round_index == RIVER else s.potential
+        if rules.pot_odds and chance >= pot_odds(s.to_call, s.pot):
+            return "c", "pot-odds"
+        if rules.showdown_odds and s.round_index < RIVER and s.ehs >= showdown_odds(s):
+            return "c", "showdown-odds"
+        return "f", "fold"
+    return "c", "check"
