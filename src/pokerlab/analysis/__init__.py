@@ -1,0 +1,1 @@
+"""Loki's hand assessment: hand strength, potential, effective hand strength and pre-flop income rates."""
