@@ -23,16 +23,17 @@ def effective_hand_strength(hs_n: float, ppot: float, npot: float) -> float:
 
 
 def optimistic_hand_strength(hs_n: float, ppot: float) -> float:
-    """EHS' in [0, 1]: ahead now, or behind and drawing ahead; Npot is left out (Papp eq. 6.4, seed 000 §4.4)."""
+    """EHS' in [0, 1]: ahead now, or behind and drawing ahead; Npot left out (Papp eq. 6.4, seed 000 §4.4)."""
     hs_n, ppot = _probability("hs_n", hs_n), _probability("ppot", ppot)
     return hs_n + (1 - hs_n) * ppot
 
 
 def pot_odds(to_call: float, pot: float) -> float:
-    """to_call / (pot + to_call), in [0, 1): the winning chance a call needs (seed 000 §4.4); `pot` holds every
-    bet made so far, in chips."""
+    """to_call / (pot + to_call), in [0, 1): the winning chance a call needs (seed 000 §4.4); `pot` holds
+    every bet made so far, in chips."""
     if to_call < 0 or pot < 0 or pot + to_call == 0:
-        raise ConfigError(f"pot odds need to_call >= 0 and pot >= 0, not both 0; got to_call={to_call!r}, pot={pot!r}")
+        raise ConfigError("pot odds need to_call >= 0 and pot >= 0, not both 0; "
+                          f"got to_call={to_call!r}, pot={pot!r}")
     return to_call / (pot + to_call)
 
 

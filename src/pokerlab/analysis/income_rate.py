@@ -89,7 +89,8 @@ def _play_block(first: int, second: int, players: int, games: int, seed: np.uint
         tied = 0
         for k in range(5, dealt, 2):
             a, b = deck[k], deck[k + 1]
-            theirs = rank_of(board_key + CARD_KEYS[a] + CARD_KEYS[b], board_mask | CARD_MASKS[a] | CARD_MASKS[b])
+            theirs = rank_of(board_key + CARD_KEYS[a] + CARD_KEYS[b],
+                             board_mask | CARD_MASKS[a] | CARD_MASKS[b])
             if theirs > ours:
                 tied = -1
                 break
@@ -149,7 +150,7 @@ class IncomeRateTable:
         return [[self.income_rate[name] for name in row] for row in GRID]
 
     def to_dict(self) -> dict:
-        """{"players": N, "games": G, "income_rate": {"AA": ..., "AKs": ..., ...}} in `STARTING_HANDS` order."""
+        """{"players": N, "games": G, "income_rate": {"AA": ..., "AKs": ...}} in `STARTING_HANDS` order."""
         return {"players": self.players, "games": self.games, "income_rate": dict(self.income_rate)}
 
 

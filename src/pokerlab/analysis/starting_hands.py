@@ -37,7 +37,7 @@ def _all_types() -> list[str]:
 STARTING_HANDS: tuple[str, ...] = tuple(_all_types())
 TYPE_INDEX = {name: i for i, name in enumerate(STARTING_HANDS)}
 
-#: GRID[row][col]: the type of ranks row and col (0..12 = 2..A), suited where row > col, offsuit where row < col.
+#: GRID[row][col]: the type of ranks row and col (0..12 = 2..A); suited where row > col, else offsuit.
 GRID = [[_name(max(r, c), min(r, c), r > c) for c in range(13)] for r in range(13)]
 
 
