@@ -39,7 +39,7 @@ def parse_board(board: CardsLike, sizes: tuple[int, ...] = (3, 4, 5)) -> list[in
     """A board of one of the allowed sizes (flop, turn, river), as codes; `InvalidCards` otherwise."""
     codes = parse_cards(board)
     if len(codes) not in sizes:
-        allowed = ", ".join(map(str, sizes))
+        allowed = " or ".join(", ".join(map(str, sizes)).rsplit(", ", 1))
         raise InvalidCards(f"a board here has {allowed} cards; got {len(codes)}: {format_cards(codes)!r}")
     return codes
 
