@@ -75,7 +75,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    """Hand strength, HS_n, potential (3x3 tables, Ppot, Npot) and EHS of hole cards on a flop, turn, river."""
+    """Hand strength, HS_n, potential (3x3 tables, Ppot, Npot) and EHS of hole cards on a board."""
     weights = load_weights(args.weights) if args.weights else None
     report = assess(args.hole, args.board, weights, args.opponents).to_dict()
     if args.json:
