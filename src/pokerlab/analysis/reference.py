@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pokerlab.analysis.subcases import CardsLike, parse_situation
+from pokerlab.analysis.situation import CardsLike, parse_situation
 from pokerlab.evaluator import evaluate
 from pokerlab.modeling.weights import HOLDING_INDEX, check_weights, uniform_weights
 
