@@ -116,15 +116,19 @@ def _check_players(players: int) -> int:
     return players
 
 
+def _check_games(games: int) -> int:
+    if not isinstance(games, int) or games < 1:
+        raise ConfigError(f"the number of games is an integer >= 1; got {games!r}")
+    return games
+
+
 def simulate_income_rate(name: str, players: int, games: int, seed: int = DEFAULT_SEED) -> float:
     """IR = players * P(win, ties split) - 1 of starting-hand type `name` (e.g. "AKs") over `games` simulated
     games in which everyone antes 1 and checks to the showdown (LOKI-SPEC §1.1); IR is in [-1, players - 1].
     """
     fixed = check_type(name)
     _check_players(players)
-    if not isinstance(games, int) or games < 1:
-        raise ConfigError(f"the number of games is an integer >= 1; got {games!r}")
-    blocks = -(-games // BLOCK_GAMES)
+    blocks = -(-_check_games(games) // BLOCK_GAMES)
     seeds = np.random.SeedSequence([seed, players, TYPE_INDEX[fixed]]).generate_state(blocks, dtype=np.uint64)
     first, second = example_holding(fixed)
     return players * _play_games(first, second, players, games, seeds) / games - 1
@@ -161,6 +165,7 @@ def simulate_table(players: int, games: int, seed: int = DEFAULT_SEED, types: Se
     from tqdm import tqdm
 
     _check_players(players)
+    _check_games(games)
     names = [check_type(t) for t in types]
     rates = {}
     for name in tqdm(names, desc=f"{players} players", unit="type", disable=not progress):
@@ -180,10 +185,8 @@ def write_table(table: IncomeRateTable, path: Path | None = None) -> Path:
     return path
 
 
-@cache
-def shipped_table(players: int) -> IncomeRateTable:
-    """The shipped income-rate table for 2 to 10 players; `CorruptData` if it cannot be read back whole."""
-    path = table_path(players)
+def read_table(path: Path, players: int) -> IncomeRateTable:
+    """The `players`-player table stored at `path`; `CorruptData` if it cannot be read back whole."""
     fix = f"make it again with: pokerlab preflop-table --players {players} --games 1000000 --write"
     try:
         data = json.loads(path.read_text())
@@ -194,6 +197,12 @@ def shipped_table(players: int) -> IncomeRateTable:
     if table.players != players or set(table.income_rate) != set(STARTING_HANDS):
         raise CorruptData(f"income-rate table {path} is not the whole {players}-player table; {fix}")
     return table
+
+
+@cache
+def shipped_table(players: int) -> IncomeRateTable:
+    """The shipped income-rate table for 2 to 10 players (1,000,000 games per type)."""
+    return read_table(table_path(players), players)
 
 
 def income_rate(hole: CardsLike, players: int) -> int:
