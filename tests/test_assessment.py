@@ -82,7 +82,8 @@ def test_cli_analyze_with_weights_and_text(tmp_path, capsys, rng):
     assert main(["analyze", "Ah 8h", "9h 8c 2c", "--weights", str(tmp_path / "w.npy"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["hand_strength"] == pytest.approx(hand_strength("Ah 8h", "9h 8c 2c", weights).hand_strength)
-    assert out["ppot1"] == pytest.approx(hand_potential("Ah 8h", "9h 8c 2c", weights).one_card.positive_potential)
+    one_card = hand_potential("Ah 8h", "9h 8c 2c", weights).one_card
+    assert out["ppot1"] == pytest.approx(one_card.positive_potential)
     assert main(["analyze", "Ad Qc", "3h 4c Jh"]) == 0
     text = capsys.readouterr().out
     assert "ahead 628, tied 9, behind 444" in text and "Ppot 0.208, Npot 0.274" in text
@@ -91,7 +92,8 @@ def test_cli_analyze_with_weights_and_text(tmp_path, capsys, rng):
 @pytest.mark.parametrize("args", [
     ["analyze", "Ad Qx", "3h 4c Jh"], ["analyze", "Ad Qc", "3h 4c"], ["analyze", "Ad Qc Kd", "3h 4c Jh"],
     ["analyze", "Ad Qc", "3h 4c Qc"], ["analyze", "Ad Qc", "3h 4c Jh", "--opponents", "0"],
-    ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{short}"], ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{junk}"],
+    ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{short}"],
+    ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{junk}"],
     ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{missing}"],
     ["preflop-table", "--players", "1"], ["preflop-table", "--players", "11"], ["preflop-table"],
     ["preflop-table", "--players", "4", "--games", "0"], ["preflop-table", "--players", "4", "--write"],
@@ -99,8 +101,10 @@ def test_cli_analyze_with_weights_and_text(tmp_path, capsys, rng):
 def test_cli_errors_are_one_line_exit_2(tmp_path, args):
     (tmp_path / "short.json").write_text("[1, 2, 3]")
     (tmp_path / "junk.npy").write_bytes(b"\x93NUMPY garbage")
-    files = {"short": tmp_path / "short.json", "junk": tmp_path / "junk.npy", "missing": tmp_path / "none.npy"}
+    files = {"short": tmp_path / "short.json", "junk": tmp_path / "junk.npy",
+             "missing": tmp_path / "none.npy"}
     args = [a.format(**files) for a in args]
-    proc = subprocess.run([sys.executable, "-m", "pokerlab.interfaces.cli", *args], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "pokerlab.interfaces.cli", *args],
+                          capture_output=True, text=True)
     assert proc.returncode == 2, (args, proc.stderr)
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("pokerlab: error:"), proc.stderr

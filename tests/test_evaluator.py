@@ -4,11 +4,18 @@ from math import comb
 import numba as nb
 import numpy as np
 import pytest
-from conftest import random_hands
 
+from conftest import random_hands
 from pokerlab import HandCategory, InvalidCards, best_five, category, describe, evaluate, evaluate_batch
 from pokerlab.cards import format_cards, parse_cards
-from pokerlab.evaluator import CATEGORY_OF_RANK, START_KEY, add_card, hand_key, rank_of, seven_card_rank_counts
+from pokerlab.evaluator import (
+    CATEGORY_OF_RANK,
+    START_KEY,
+    add_card,
+    hand_key,
+    rank_of,
+    seven_card_rank_counts,
+)
 from pokerlab.handclass import NUM_CLASSES, reference_rank
 
 SEVEN_CARD_CATEGORY_COUNTS = {

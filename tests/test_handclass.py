@@ -1,5 +1,6 @@
 from collections import Counter
 
+from pokerlab.cards import parse_cards
 from pokerlab.handclass import (
     NUM_CLASSES,
     HandCategory,
@@ -8,7 +9,6 @@ from pokerlab.handclass import (
     describe_class,
     reference_rank,
 )
-from pokerlab.cards import parse_cards
 
 
 def test_class_counts_per_category():

@@ -58,7 +58,8 @@ def test_two_card_kernel_matches_plain_enumeration(rng):
         got = hand_potential(hole, board, weights).two_cards
         assert got.counts == pytest.approx(np.array(reference_potential(hole, board, 2, weights)), rel=1e-12)
         ones = np.where(weights > 0, 1.0, 0.0)
-        assert hand_potential(hole, board, ones).two_cards.table() == reference_potential(hole, board, 2, ones)
+        expected = reference_potential(hole, board, 2, ones)
+        assert hand_potential(hole, board, ones).two_cards.table() == expected
 
 
 @pytest.mark.slow
