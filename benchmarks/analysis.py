@@ -144,7 +144,8 @@ def main() -> None:
     for case, target, ours, times in rows:
         cells = [f"{times[lib] * 1e3:9.1f} ms {times[lib] / ours:6.0f}x" if lib in times else f"{'-':>20}"
                  for lib in libraries]
-        print(f"{case:<52} {target:>9} {ours * 1e3:9.3f} ms " + " ".join(cells))
+        figure = f"{ours:9.2f} s " if ours >= 1 else f"{ours * 1e3:9.3f} ms"
+        print(f"{case:<52} {target:>9} {figure} " + " ".join(cells))
 
 
 if __name__ == "__main__":
