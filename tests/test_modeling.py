@@ -6,6 +6,7 @@ import pytest
 from pokerlab.cards import parse_cards
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.modeling import (
+    CARD_HOLDINGS,
     HOLDING_CARDS,
     HOLDING_INDEX,
     NUM_HOLDINGS,
@@ -26,6 +27,9 @@ def test_holding_index_is_a_bijection():
     assert len({tuple(h) for h in HOLDING_CARDS.tolist()}) == 1326
     assert (HOLDING_INDEX[HOLDING_CARDS[:, 0], HOLDING_CARDS[:, 1]] == np.arange(1326)).all()
     assert (HOLDING_INDEX == HOLDING_INDEX.T).all() and (np.diag(HOLDING_INDEX) == -1).all()
+    for card in (0, 37, 51):
+        assert len(set(CARD_HOLDINGS[card])) == 51
+        assert all(card in HOLDING_CARDS[i] for i in CARD_HOLDINGS[card])
     assert holding_index("Ad Qc") == holding_index("Qc Ad") == holding_index([49, 40])
     assert holding_text(holding_index("Ad Qc")) == "Qc Ad"
     assert holding_text(0) == "2c 2d" and holding_text(1325) == "Ah As"

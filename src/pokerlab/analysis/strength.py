@@ -23,21 +23,17 @@ from pokerlab.analysis.situation import (
     parse_situation,
     situation,
 )
-from pokerlab.cards import CARD_MASKS, NUM_CARDS
+from pokerlab.cards import CARD_MASKS
 from pokerlab.errors import ConfigError
 from pokerlab.evaluator import add_card, hand_key, rank_of
 from pokerlab.handclass import NUM_CLASSES
 from pokerlab.modeling.weights import (
+    CARD_HOLDINGS,
     HOLDING_CARDS,
-    HOLDING_INDEX,
     check_weights,
     field_array,
     uniform_weights,
 )
-
-#: CARD_HOLDINGS[c] lists the 51 holdings that contain card c.
-CARD_HOLDINGS = np.array([[HOLDING_INDEX[c, x] for x in range(NUM_CARDS) if x != c]
-                          for c in range(NUM_CARDS)], dtype=np.int16)
 
 
 @dataclass(frozen=True)

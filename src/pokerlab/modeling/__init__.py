@@ -1,6 +1,7 @@
 """Opponent modelling: weight tables over the 1,326 two-card holdings (seed 000 §4.3, LOKI-SPEC §2.2, §4)."""
 
 from pokerlab.modeling.weights import (
+    CARD_HOLDINGS,
     HOLDING_CARDS,
     HOLDING_INDEX,
     NUM_HOLDINGS,
@@ -15,6 +16,7 @@ from pokerlab.modeling.weights import (
 )
 
 __all__ = [
+    "CARD_HOLDINGS",
     "HOLDING_CARDS",
     "HOLDING_INDEX",
     "NUM_HOLDINGS",
