@@ -3,10 +3,21 @@
 The everyday names live here; see README.md for a tour.
 """
 
+from pokerlab.analysis import (
+    assess,
+    field_hand_strength,
+    hand_potential,
+    hand_strength,
+    hand_type,
+    holding_strengths,
+    income_rate,
+    pot_odds,
+)
 from pokerlab.cards import Deck, card_mask, format_card, format_cards, parse_card, parse_cards
 from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
 from pokerlab.evaluator import best_five, category, describe, evaluate, evaluate_batch
 from pokerlab.handclass import HandCategory
+from pokerlab.modeling import field_array, uniform_weights
 
 __version__ = "0.1.0"
 
@@ -18,14 +29,24 @@ __all__ = [
     "IllegalAction",
     "InvalidCards",
     "PokerlabError",
+    "assess",
     "best_five",
     "card_mask",
     "category",
     "describe",
     "evaluate",
     "evaluate_batch",
+    "field_array",
+    "field_hand_strength",
     "format_card",
     "format_cards",
+    "hand_potential",
+    "hand_strength",
+    "hand_type",
+    "holding_strengths",
+    "income_rate",
     "parse_card",
     "parse_cards",
+    "pot_odds",
+    "uniform_weights",
 ]

@@ -10,10 +10,15 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
+import numba
+
+from pokerlab.analysis.assessment import assess
+from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_table, write_table
 from pokerlab.cards import format_cards, parse_cards
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.evaluator import best_five, describe, evaluate
 from pokerlab.handclass import NUM_CLASSES
+from pokerlab.modeling.weights import load_weights
 
 
 class _UsageError(Exception):
@@ -70,6 +75,54 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """Hand strength, HS_n, potential (3x3 tables, Ppot, Npot) and EHS of hole cards on a board."""
+    weights = load_weights(args.weights) if args.weights else None
+    report = assess(args.hole, args.board, weights, args.opponents).to_dict()
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{format_cards(parse_cards(args.hole))} on {format_cards(parse_cards(args.board))}, "
+          f"{args.opponents} opponent(s){', weighted' if weights is not None else ''}")
+    print(f"  ahead {report['ahead']:g}, tied {report['tied']:g}, behind {report['behind']:g}: "
+          f"HS {report['hand_strength']:.3f}, HS_n {report['hs_n']:.3f}")
+    for cards in ("2", "1"):
+        if report["potential" + cards] is not None:
+            ppot, npot = report["ppot" + cards], report["npot" + cards]
+            print(f"  {cards} card(s) to come: Ppot {ppot:.3f}, Npot {npot:.3f}")
+            for name, row in zip(("ahead", "tied", "behind"), report["potential" + cards], strict=True):
+                print(f"    now {name:<6} -> " + "  ".join(f"{x:>10g}" for x in row))
+    print(f"  EHS {report['ehs']:.3f}, EHS' {report['ehs_optimistic']:.3f}")
+    return 0
+
+
+def cmd_preflop_table(args: argparse.Namespace) -> int:
+    """Pre-flop income rates x 1000 of the 169 starting-hand types: the shipped table, or (with --games) a new
+    simulation on every core."""
+    if args.games is None:
+        if args.write:
+            raise ConfigError("--write needs --games: it writes a newly simulated table")
+        table = shipped_table(args.players)
+    else:
+        if args.workers is not None:
+            if not 1 <= args.workers <= numba.config.NUMBA_NUM_THREADS:
+                raise ConfigError(f"--workers is 1 to {numba.config.NUMBA_NUM_THREADS}; got {args.workers}")
+            numba.set_num_threads(args.workers)
+        table = simulate_table(args.players, args.games, args.seed, progress=True)
+        if args.write:
+            print(f"wrote {write_table(table)}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(table.to_dict()))
+        return 0
+    ranks = "23456789TJQKA"
+    print(f"Income rates x 1000, {table.players} players, {table.games:,} games per type "
+          "(row > column: suited, row < column: offsuit)")
+    print("   " + "".join(f"{r:>6}" for r in ranks))
+    for rank, row in zip(ranks, table.grid(), strict=True):
+        print(f"{rank:>3}" + "".join(f"{x:>6}" for x in row))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pokerlab", description="A testbed for poker-AI research.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -78,6 +131,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("hands", nargs="+", help='cards of a hand, e.g. "As Ks Qs Js Ts 2c 3d"')
     p.add_argument("--json", action="store_true", help="one JSON object per hand")
     p.set_defaults(func=cmd_rank)
+
+    p = sub.add_parser("analyze", help="hand strength, potential and EHS", description=cmd_analyze.__doc__)
+    p.add_argument("hole", help='our two hole cards, e.g. "Ad Qc"')
+    p.add_argument("board", help='the flop, turn or river, e.g. "3h 4c Jh"')
+    p.add_argument("--opponents", type=int, default=1, help="active opponents n of HS_n (default 1)")
+    p.add_argument("--weights", metavar="FILE",
+                   help="opponent weight table: 1,326 numbers (.npy, text or JSON), pokerlab.modeling order")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("preflop-table", help="pre-flop income-rate tables",
+                       description=cmd_preflop_table.__doc__)
+    p.add_argument("--players", type=int, required=True, help="players at the table, 2 to 10")
+    p.add_argument("--games", type=int, help="simulate this many games per type (the paper: 1000000)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    p.add_argument("--workers", type=int, help="threads to simulate on (default: every core)")
+    p.add_argument("--write", action="store_true", help="store the simulated table as the shipped one")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(func=cmd_preflop_table)
 
     p = sub.add_parser("demo", help="a short demonstration", description=cmd_demo.__doc__)
     p.add_argument("--hands", type=int, default=5, help="random hands to deal (default 5)")

@@ -1,0 +1,174 @@
+"""Hand potential: how the board cards to come change who is ahead (seed 000 §4.2, Table 2; LOKI-SPEC §2.3).
+
+For every subcase (opponent holding, with its weight) and every way to deal the cards to come, the case is
+counted in a 3x3 table T[now][final] (rows: we are ahead, tied, behind now; columns: ahead, tied, behind
+at the end). From it, seed 000 §4.2:
+
+    Ppot = (T[B,A] + T[B,T]/2 + T[T,A]/2) / (T[B,S] + T[T,S]/2)
+    Npot = (T[A,B] + T[A,T]/2 + T[T,B]/2) / (T[A,S] + T[T,S]/2)
+
+with S the row sum, and 0 where the denominator is 0. Two cards to come is only on the flop (990 turn and
+river pairs per subcase, 1,070,190 cases); one card to come is on the flop (45) and turn (44).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from pokerlab.analysis.situation import CardsLike, Situation, is_subcase, situation
+from pokerlab.cards import CARD_MASKS, NUM_CARDS
+from pokerlab.evaluator import CARD_KEYS, add_card, hand_key, rank_of
+from pokerlab.modeling.weights import HOLDING_CARDS
+
+AHEAD, TIED, BEHIND = 0, 1, 2
+STATUS_NAMES = ("ahead", "tied", "behind")
+
+
+@dataclass(frozen=True, eq=False)
+class PotentialTable:
+    """The 3x3 table T[now][final] of seed 000 Table 2 (weighted counts) for some cards to come."""
+
+    counts: np.ndarray
+    cards_to_come: int
+    weighted: bool = False
+
+    @property
+    def row_sums(self) -> np.ndarray:
+        """T[s, S]: all cases in which we are ahead, tied, behind now."""
+        return self.counts.sum(axis=1)
+
+    @property
+    def column_sums(self) -> np.ndarray:
+        """T[S, s]: all cases in which we end ahead, tied, behind."""
+        return self.counts.sum(axis=0)
+
+    @property
+    def positive_potential(self) -> float:
+        """Ppot in [0, 1]: the chance to pull ahead when behind, ties counted half (seed 000 §4.2)."""
+        t, rows = self.counts, self.row_sums
+        gained = t[BEHIND, AHEAD] + t[BEHIND, TIED] / 2 + t[TIED, AHEAD] / 2
+        return _ratio(gained, rows[BEHIND] + rows[TIED] / 2)
+
+    @property
+    def negative_potential(self) -> float:
+        """Npot in [0, 1]: the chance to fall behind when ahead, ties counted half (seed 000 §4.2)."""
+        t, rows = self.counts, self.row_sums
+        lost = t[AHEAD, BEHIND] + t[AHEAD, TIED] / 2 + t[TIED, BEHIND] / 2
+        return _ratio(lost, rows[AHEAD] + rows[TIED] / 2)
+
+    def table(self) -> list[list]:
+        """T as nested lists (integers when unweighted), rows now ahead/tied/behind, columns final."""
+        return self.counts.astype(np.int64).tolist() if not self.weighted else self.counts.tolist()
+
+    def to_dict(self) -> dict:
+        """Cards to come, the table with its row and column sums, Ppot and Npot."""
+        cast = float if self.weighted else int
+        return {"cards_to_come": self.cards_to_come, "table": self.table(),
+                "row_sums": [cast(x) for x in self.row_sums],
+                "column_sums": [cast(x) for x in self.column_sums],
+                "ppot": self.positive_potential, "npot": self.negative_potential}
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    return float(numerator / denominator) if denominator > 0 else 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class HandPotential:
+    """Potential tables with two cards to come (flop only) and one card to come (flop and turn); None where a
+    look-ahead does not apply on the street (both None on the river)."""
+
+    two_cards: PotentialTable | None
+    one_card: PotentialTable | None
+
+    def to_dict(self) -> dict:
+        """ppot2, npot2, ppot1, npot1 and both tables (null where they do not apply)."""
+        out: dict = {}
+        for suffix, table in (("2", self.two_cards), ("1", self.one_card)):
+            out["ppot" + suffix] = table.positive_potential if table else None
+            out["npot" + suffix] = table.negative_potential if table else None
+            out["potential" + suffix] = table.to_dict() if table else None
+        return out
+
+
+@nb.njit(cache=True)
+def _completions(dead: np.uint64, cards_to_come: int) -> tuple[np.ndarray, np.ndarray]:
+    """Keys and masks of every set of `cards_to_come` (1 or 2) cards not in `dead` (numba kernel)."""
+    unseen = np.array([c for c in range(NUM_CARDS) if (CARD_MASKS[c] & dead) == 0])
+    n = unseen.size
+    count = n if cards_to_come == 1 else n * (n - 1) // 2
+    keys = np.empty(count, dtype=np.uint64)
+    masks = np.empty(count, dtype=np.uint64)
+    j = 0
+    for a in range(n):
+        if cards_to_come == 1:
+            keys[j], masks[j] = CARD_KEYS[unseen[a]], CARD_MASKS[unseen[a]]
+            j += 1
+            continue
+        for b in range(a + 1, n):
+            keys[j] = CARD_KEYS[unseen[a]] + CARD_KEYS[unseen[b]]
+            masks[j] = CARD_MASKS[unseen[a]] | CARD_MASKS[unseen[b]]
+            j += 1
+    return keys, masks
+
+
+@nb.njit(cache=True)
+def potential_counts(hole: np.ndarray, board: np.ndarray, weights: np.ndarray,
+                     cards_to_come: int) -> np.ndarray:
+    """The weighted 3x3 potential table T[now][final] for 1 or 2 cards to come (numba kernel).
+
+    Our final rank is computed once per completion; each subcase then counts its completions (those that
+    share no card with it) by outcome in integers, and adds them to its row times its weight.
+    """
+    board_key, board_mask = hand_key(board)
+    key, mask = add_card(board_key, board_mask, hole[0])
+    hole_key, hole_mask = add_card(key, mask, hole[1])
+    now = rank_of(hole_key, hole_mask)
+    keys, masks = _completions(hole_mask, cards_to_come)
+    ours = np.empty(keys.size, dtype=np.int32)
+    for j in range(keys.size):
+        ours[j] = rank_of(hole_key + keys[j], hole_mask | masks[j])
+    table = np.zeros((3, 3))
+    for i in range(HOLDING_CARDS.shape[0]):
+        if not is_subcase(i, hole_mask, weights):
+            continue
+        key, mask = add_card(board_key, board_mask, HOLDING_CARDS[i, 0])
+        key, mask = add_card(key, mask, HOLDING_CARDS[i, 1])
+        theirs = rank_of(key, mask)
+        row = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
+        ahead = tied = cases = 0
+        for j in range(keys.size):
+            if masks[j] & mask:
+                continue
+            theirs = rank_of(key + keys[j], mask | masks[j])
+            ahead += ours[j] > theirs
+            tied += ours[j] == theirs
+            cases += 1
+        table[row, AHEAD] += weights[i] * ahead
+        table[row, TIED] += weights[i] * tied
+        table[row, BEHIND] += weights[i] * (cases - ahead - tied)
+    return table
+
+
+def potential_of(known: Situation) -> HandPotential:
+    """Hand potential in a prepared `Situation`: both look-aheads on the flop, one on the turn, none after."""
+    def table(cards_to_come: int) -> PotentialTable:
+        counts = potential_counts(known.hole, known.board, known.weights, cards_to_come)
+        return PotentialTable(counts, cards_to_come, known.weighted)
+
+    board_size = known.board.size
+    return HandPotential(two_cards=table(2) if board_size == 3 else None,
+                         one_card=table(1) if board_size < 5 else None)
+
+
+def hand_potential(hole: CardsLike, board: CardsLike, weights: object = None) -> HandPotential:
+    """Hand potential of our `hole` cards on a flop, turn or river `board` against an opponent whose holdings
+    are weighted by `weights` (1,326 floats, None for uniform).
+
+    >>> round(hand_potential("Ad Qc", "3h 4c Jh").two_cards.positive_potential, 3)  # seed 000 §4.2
+    0.208
+    """
+    return potential_of(situation(hole, board, weights))

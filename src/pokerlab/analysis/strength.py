@@ -1,0 +1,180 @@
+"""Hand strength: the (weighted) chance that our hand is the best one now (seed 000 §4.2, LOKI-SPEC §2.1-2.2).
+
+Against one opponent we count the subcases we are ahead of, tied with and behind, each with the
+opponent's weight, and HS = (ahead + tied/2) / (ahead + tied + behind). Against n opponents Loki uses
+HS_n = HS^n (Papp eq. 5.3) with HS computed against the field array (`field_hand_strength`); the product
+of per-opponent strengths (Papp eq. 5.4) is `product_hand_strength`. `holding_strengths` gives HS_1 of
+all 1,326 holdings on one board at once, as opponent modelling needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from pokerlab.analysis.situation import (
+    CardsLike,
+    Situation,
+    is_subcase,
+    parse_board,
+    parse_situation,
+    situation,
+)
+from pokerlab.cards import CARD_MASKS
+from pokerlab.errors import ConfigError
+from pokerlab.evaluator import add_card, hand_key, rank_of
+from pokerlab.handclass import NUM_CLASSES
+from pokerlab.modeling.weights import (
+    CARD_HOLDINGS,
+    HOLDING_CARDS,
+    check_weights,
+    field_array,
+    uniform_weights,
+)
+
+
+@dataclass(frozen=True)
+class HandStrength:
+    """Weighted counts of the opponent's subcases we are ahead of, tied with and behind (seed 000 §4.2).
+
+    With uniform weights the counts are numbers of holdings (628 / 9 / 444 for A♦Q♣ on 3♥4♣J♥).
+    `opponents` is the n of HS_n.
+    """
+
+    ahead: float
+    tied: float
+    behind: float
+    opponents: int = 1
+    weighted: bool = False
+
+    @property
+    def hand_strength(self) -> float:
+        """HS = (ahead + tied/2) / all, in [0, 1]: the chance we hold the better hand now."""
+        return (self.ahead + self.tied / 2) / (self.ahead + self.tied + self.behind)
+
+    @property
+    def hs_n(self) -> float:
+        """HS_n = HS^n for n opponents (Papp eq. 5.3), in [0, 1]."""
+        return self.hand_strength ** self.opponents
+
+    def to_dict(self) -> dict:
+        """The counts (integers when unweighted), HS, n and HS_n."""
+        count = float if self.weighted else int
+        return {"ahead": count(self.ahead), "tied": count(self.tied), "behind": count(self.behind),
+                "hand_strength": self.hand_strength, "opponents": self.opponents, "hs_n": self.hs_n}
+
+
+@nb.njit(inline="always", cache=True)
+def rank_with(key: np.uint64, mask: np.uint64, first: int, second: int) -> np.int32:
+    """Rank of the partial hand ``(key, mask)`` (e.g. a board) with two more cards (numba kernel)."""
+    key, mask = add_card(key, mask, first)
+    key, mask = add_card(key, mask, second)
+    return rank_of(key, mask)
+
+
+@nb.njit(cache=True)
+def strength_counts(hole: np.ndarray, board: np.ndarray, weights: np.ndarray) -> tuple[float, float, float]:
+    """Weighted (ahead, tied, behind) of our hole cards against every subcase on the board (numba kernel)."""
+    board_key, board_mask = hand_key(board)
+    ours = rank_with(board_key, board_mask, hole[0], hole[1])
+    dead = board_mask | CARD_MASKS[hole[0]] | CARD_MASKS[hole[1]]
+    ahead = tied = behind = 0.0
+    for i in range(HOLDING_CARDS.shape[0]):
+        if not is_subcase(i, dead, weights):
+            continue
+        theirs = rank_with(board_key, board_mask, HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1])
+        if ours > theirs:
+            ahead += weights[i]
+        elif ours == theirs:
+            tied += weights[i]
+        else:
+            behind += weights[i]
+    return ahead, tied, behind
+
+
+def strength_of(known: Situation, opponents: int = 1) -> HandStrength:
+    """Hand strength in a prepared `Situation`; HS_n for `opponents` = n >= 1."""
+    if not isinstance(opponents, int) or opponents < 1:
+        raise ConfigError(f"the number of opponents is an integer >= 1; got {opponents!r}")
+    ahead, tied, behind = strength_counts(known.hole, known.board, known.weights)
+    return HandStrength(ahead, tied, behind, opponents, known.weighted)
+
+
+def hand_strength(hole: CardsLike, board: CardsLike, weights: object = None,
+                  opponents: int = 1) -> HandStrength:
+    """Hand strength of our `hole` cards on a flop, turn or river `board` against an opponent whose
+    holdings are weighted by `weights` (1,326 floats, None for uniform); HS_n for `opponents` = n.
+
+    >>> hand_strength("Ad Qc", "3h 4c Jh").to_dict()["ahead"]  # seed 000 §4.2: 628 / 9 / 444, HS .585
+    628
+    """
+    return strength_of(situation(hole, board, weights), opponents)
+
+
+def field_hand_strength(hole: CardsLike, board: CardsLike, tables: Sequence[np.ndarray]) -> HandStrength:
+    """HS_n against the field array of the active opponents' weight tables, n = their number
+    (LOKI-SPEC §2.2 (b): Loki's method)."""
+    hole_codes, board_codes = parse_situation(hole, board)
+    return hand_strength(hole_codes, board_codes, field_array(tables, hole_codes + board_codes), len(tables))
+
+
+def product_hand_strength(hole: CardsLike, board: CardsLike, tables: Sequence[np.ndarray]) -> float:
+    """HS_n as the product of the hand strengths against each opponent's own weights (Papp eq. 5.4,
+    LOKI-SPEC §2.2 (a)), in [0, 1]."""
+    if len(tables) == 0:
+        raise ConfigError("product_hand_strength needs the weight table of at least one opponent")
+    return float(np.prod([hand_strength(hole, board, t).hand_strength for t in tables]))
+
+
+@nb.njit(cache=True)
+def _all_strengths(board: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """HS_1 of every holding on the board against weighted opponents; NaN where it meets the board.
+
+    One pass ranks every holding; cumulative weights over ranks give, for each holding, the weight below
+    and equal to its rank; the opponent holdings that share a card with it are then taken out again.
+    """
+    board_key, board_mask = hand_key(board)
+    n = HOLDING_CARDS.shape[0]
+    ranks = np.zeros(n, dtype=np.int32)  # 0: the holding meets the board
+    at_rank = np.zeros(NUM_CLASSES + 1)
+    for i in range(n):
+        first, second = HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1]
+        if (CARD_MASKS[first] | CARD_MASKS[second]) & board_mask:
+            continue
+        ranks[i] = rank_with(board_key, board_mask, first, second)
+        at_rank[ranks[i]] += weights[i]
+    below = np.zeros(NUM_CLASSES + 1)
+    for r in range(1, NUM_CLASSES + 1):
+        below[r] = below[r - 1] + at_rank[r - 1]
+    everyone = below[NUM_CLASSES] + at_rank[NUM_CLASSES]
+    out = np.full(n, np.nan)
+    for i in range(n):
+        r = ranks[i]
+        if r == 0:
+            continue
+        # holding i is among the holdings of both its cards: taken out twice below, so put in once here
+        ahead, tied, total = below[r], at_rank[r] + weights[i], everyone + weights[i]
+        for c in range(2):
+            for j in CARD_HOLDINGS[HOLDING_CARDS[i, c]]:
+                if ranks[j] == 0:
+                    continue
+                total -= weights[j]
+                if ranks[j] < r:
+                    ahead -= weights[j]
+                elif ranks[j] == r:
+                    tied -= weights[j]
+        if total > 0:
+            out[i] = (ahead + tied / 2) / total
+    return out
+
+
+def holding_strengths(board: CardsLike, weights: object = None) -> np.ndarray:
+    """HS_1 of each of the 1,326 holdings (`pokerlab.modeling.HOLDING_CARDS` order) on a flop, turn or river
+    `board` against an opponent weighted by `weights` (None: uniform), leaving out the opponent holdings
+    that share a card with the holding; NaN for holdings that meet the board (and where no weight is left).
+    """
+    board_codes = np.array(parse_board(board), dtype=np.uint8)
+    return _all_strengths(board_codes, uniform_weights() if weights is None else check_weights(weights))

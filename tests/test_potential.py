@@ -1,0 +1,100 @@
+import numpy as np
+import pytest
+
+import pokerlab
+from pokerlab.analysis.potential import hand_potential
+from pokerlab.analysis.reference import reference_potential
+from pokerlab.errors import ConfigError, InvalidCards
+
+TABLE_2 = [[449_005, 3_211, 169_504], [0, 8_370, 540], [91_981, 1_036, 346_543]]
+
+
+def random_situation(rng: np.random.Generator, board_size: int) -> tuple[list[int], list[int]]:
+    cards = rng.permutation(52)[:2 + board_size].tolist()
+    return cards[:2], cards[2:]
+
+
+def sparse_weights(rng: np.random.Generator, keep: int) -> np.ndarray:
+    """Random weights k/16 (k = 1..16, exact in any order of addition) on `keep` random holdings, 0 elsewhere
+    (few holdings keep the plain oracle quick)."""
+    weights = np.zeros(1326)
+    weights[rng.choice(1326, keep, replace=False)] = rng.integers(1, 17, keep) / 16
+    return weights
+
+
+@pytest.mark.parametrize("flop", ["3h 4c Jh", "3c 4h Jh", "3h 4h Jc"])
+def test_seed000_table_2_every_count(flop):
+    result = pokerlab.hand_potential("Ad Qc", flop)
+    two = result.two_cards
+    assert two.table() == TABLE_2
+    assert two.row_sums.tolist() == [621_720, 8_910, 439_560] == [628 * 990, 9 * 990, 444 * 990]
+    assert two.column_sums.tolist() == [540_986, 12_617, 516_587]
+    assert two.counts.sum() == 1_070_190 == 1081 * 990
+    assert round(two.positive_potential, 3) == 0.208 and round(two.negative_potential, 3) == 0.274
+    one = result.one_card
+    assert one.counts.sum() == 1081 * 45 == 48_645
+    assert one.row_sums.tolist() == [628 * 45, 9 * 45, 444 * 45]
+    assert round(one.positive_potential, 3) == 0.108 and round(one.negative_potential, 3) == 0.145
+
+
+def test_ppot_npot_formulas_on_table_2():
+    two = hand_potential("Ad Qc", "3h 4c Jh").two_cards
+    assert two.positive_potential == (91_981 + 1_036 / 2 + 0 / 2) / (439_560 + 8_910 / 2)
+    assert two.negative_potential == (169_504 + 3_211 / 2 + 540 / 2) / (621_720 + 8_910 / 2)
+
+
+@pytest.mark.parametrize("board_size", [3, 4])
+def test_one_card_kernel_matches_plain_enumeration(rng, board_size):
+    hole, board = random_situation(rng, board_size)
+    assert hand_potential(hole, board).one_card.table() == reference_potential(hole, board, 1)
+    weights = sparse_weights(rng, 300)
+    got = hand_potential(hole, board, weights).one_card
+    assert got.table() == reference_potential(hole, board, 1, weights)
+
+
+def test_two_card_kernel_matches_plain_enumeration(rng):
+    for _ in range(2):
+        hole, board = random_situation(rng, 3)
+        weights = sparse_weights(rng, 25)
+        got = hand_potential(hole, board, weights).two_cards
+        assert got.table() == reference_potential(hole, board, 2, weights)
+        ones = np.where(weights > 0, 1.0, 0.0)
+        expected = reference_potential(hole, board, 2, ones)
+        assert hand_potential(hole, board, ones).two_cards.table() == expected
+
+
+@pytest.mark.slow
+def test_two_card_kernel_matches_plain_enumeration_unweighted():
+    assert reference_potential("Ad Qc", "3h 4c Jh", 2) == TABLE_2
+
+
+def test_all_ones_weights_equal_unweighted(rng):
+    for board_size in (3, 4):
+        hole, board = random_situation(rng, board_size)
+        plain, ones = hand_potential(hole, board), hand_potential(hole, board, np.ones(1326))
+        for a, b in ((plain.two_cards, ones.two_cards), (plain.one_card, ones.one_card)):
+            assert (a is None and b is None) or a.table() == [[int(x) for x in row] for row in b.table()]
+        scaled = hand_potential(hole, board, np.full(1326, 0.3)).one_card
+        assert scaled.positive_potential == pytest.approx(plain.one_card.positive_potential)
+        assert scaled.negative_potential == pytest.approx(plain.one_card.negative_potential)
+
+
+def test_streets_and_to_dict():
+    turn = hand_potential("Ad Qc", "3h 4c Jh 5s")
+    # 1,035 subcases x 44 river cards (LOKI-SPEC §2.3 prints 43,560 = 990 x 44, the river count)
+    assert turn.two_cards is None and turn.one_card.counts.sum() == 1035 * 44 == 45_540
+    river = hand_potential("Ad Qc", "3h 4c Jh 5s 9d")
+    assert river.two_cards is None and river.one_card is None
+    assert river.to_dict() == {"ppot2": None, "npot2": None, "potential2": None,
+                               "ppot1": None, "npot1": None, "potential1": None}
+    flop = hand_potential("Ad Qc", "3h 4c Jh").to_dict()
+    assert flop["potential2"]["table"] == TABLE_2 and flop["potential2"]["cards_to_come"] == 2
+    assert flop["potential2"]["row_sums"] == [621_720, 8_910, 439_560]
+    assert flop["ppot1"] == flop["potential1"]["ppot"]
+
+
+def test_bad_input_is_reported():
+    with pytest.raises(InvalidCards, match="3, 4 or 5"):
+        hand_potential("Ad Qc", "3h 4c")
+    with pytest.raises(ConfigError, match="shape"):
+        hand_potential("Ad Qc", "3h 4c Jh", np.ones(1327))
