@@ -5,11 +5,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from pokerlab.analysis.effective import pot_odds
 from pokerlab.agents.loki1.postflop import (
     PostflopRules,
     PostflopSituation,
     decide,
-    pot_odds,
     semi_bluff_odds,
 )
 from pokerlab.agents.loki1.preflop import (
@@ -70,10 +70,14 @@ def test_small_blind_call_strategies():
     (PreflopStrategy.MAKE1, 0, False, False, "r"), (PreflopStrategy.MAKE1, 3, True, False, "f"),
     (PreflopStrategy.CALL2, 4, True, False, "c"), (PreflopStrategy.MAKE2, 1, True, False, "r"),
     (PreflopStrategy.MAKE2, 2, True, True, "c"), (PreflopStrategy.MAKE4, 3, True, True, "r"),
-    (PreflopStrategy.MAKE4, 4, True, True, "c"),
 ])
 def test_strategy_actions(strategy, bets, to_call, invested, expected):
     assert strategy_action(strategy, bets, to_call, invested) == expected
+
+
+def test_capped_betting_turns_raises_into_calls():
+    assert strategy_action(PreflopStrategy.MAKE4, 4, True, True, can_raise=False) == "c"
+    assert strategy_action(PreflopStrategy.MAKE2, 1, True, False, can_raise=False) == "c"
 
 
 def test_reweighting_vector():

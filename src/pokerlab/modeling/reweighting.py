@@ -24,8 +24,8 @@ def reweight_factor(values: np.ndarray | float, mu: float, sigma: float) -> np.n
 
 def reweight(weights: np.ndarray, values: np.ndarray, mu: float, sigma: float,
              possible: np.ndarray | None = None) -> np.ndarray:
-    """New weights: w * factor(v), floored at MIN_WEIGHT for possible holdings (impossible stay 0)."""
-    new = np.maximum(MIN_WEIGHT, weights * reweight_factor(values, mu, sigma))
+    """New weights: w * factor(v), floored at MIN_WEIGHT (also where v is NaN); impossible holdings get 0."""
+    new = np.fmax(MIN_WEIGHT, weights * reweight_factor(values, mu, sigma))
     if possible is not None:
         new = np.where(possible, new, 0.0)
     return new

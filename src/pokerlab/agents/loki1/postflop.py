@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pokerlab.analysis.effective import pot_odds
+
 FLOP, TURN, RIVER = 1, 2, 3
 
 
@@ -27,7 +29,7 @@ class PostflopRules:
     bluff_max_opponents: int = 2
     balancing_raise_probability: float = 0.05
     semi_bluff: bool = True  # rule 4
-    pot_odds: bool = True  # rule 5
+    pot_odds_calls: bool = True  # rule 5
     showdown_odds: bool = True  # rule 6 [OUR CHOICE formula]
 
 
@@ -51,11 +53,6 @@ class PostflopSituation:
     called_bet_this_round: bool
     semi_bluffing: bool  # we semi-bluffed earlier in this hand
     can_raise: bool
-
-
-def pot_odds(to_call: float, pot: float) -> float:
-    """The winning chance a call needs: to_call / (pot + to_call), pot including all bets (LOKI-SPEC §3.5)."""
-    return to_call / (pot + to_call) if to_call > 0 else 0.0
 
 
 def semi_bluff_odds(bet: float, pot: float) -> float:
@@ -98,7 +95,7 @@ def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator)
             return "r", "semi-bluff"
     if facing:
         chance = s.hand_strength_n if s.round_index == RIVER else s.potential
-        if rules.pot_odds and chance >= pot_odds(s.to_call, s.pot):
+        if rules.pot_odds_calls and chance >= pot_odds(s.to_call, s.pot):
             return "c", "pot-odds"
         if rules.showdown_odds and s.round_index < RIVER and s.ehs >= showdown_odds(s):
             return "c", "showdown-odds"

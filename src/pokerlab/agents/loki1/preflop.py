@@ -8,10 +8,6 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-#: Bets and raises a round allows in these rules (the big blind is the first bet pre-flop).
-CAP = 4
-
-
 class PreflopStrategy(IntEnum):
     """Pre-flop strategies, least aggressive first (LOKI-SPEC §1.3)."""
 
@@ -99,14 +95,13 @@ def select_strategy(income_rate: float, group: int, tightness: str, position: in
 
 
 def strategy_action(strategy: PreflopStrategy, bets: int, to_call: bool, invested_voluntarily: bool,
-                    cap: int = CAP) -> str:
+                    can_raise: bool = True) -> str:
     """The action a strategy takes: 'f' fold, 'c' check/call, 'r' bet/raise (ACPC letters).
 
     bets: bets and raises made this round so far (the big blind counts as one pre-flop);
     to_call: whether this player faces a bet; invested_voluntarily: whether it already put money in
-    this round of its own accord (blinds do not count).
+    this round of its own accord (blinds do not count); can_raise: whether the cap allows a raise.
     """
-    can_raise = bets < cap
     if strategy == PreflopStrategy.MAKE4:
         return "r" if can_raise else "c"
     if strategy == PreflopStrategy.MAKE2:

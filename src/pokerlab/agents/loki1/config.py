@@ -1,0 +1,72 @@
+"""Every constant of Loki-1 in one frozen configuration, and the named variants of seed 000's Fig 1.
+
+Defaults follow LOKI-SPEC: values tagged [SRC] there are the source's, the rest are its [OUR CHOICE]
+decisions, each a field here so that an experiment can change it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from pokerlab.agents.loki1.postflop import PostflopRules
+from pokerlab.agents.loki1.preflop import TIGHTNESS
+from pokerlab.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Loki1Config:
+    """Loki-1's switches and constants.
+
+    * ``tightness``: pre-flop table B.1 column; Loki's default is loose (Papp App. B).
+    * ``preflop``: "advanced" (income rate by expected players and position, LOKI-SPEC §1.2-1.3) or
+      "simple" [OUR CHOICE for Fig 1's player C]: the IR7 thresholds of the dealer seat, whatever the
+      number of players and the position.
+    * ``weighting``: re-weight opponents' tables after their actions (LOKI-SPEC §4); without it every
+      subcase counts the same (Fig 1's player B).
+    * ``potential``: use hand potential in EHS', semi-bluffs and pot odds (Fig 1's player D lacks it).
+    * ``modelling``: "generic" (every opponent acts like Papp's Table B.2) or "specific" (each opponent's
+      own action frequencies, LOKI-SPEC §4.1).
+    * ``flop_lookahead``: 2 (EHS' on the flop with the two-card Ppot, LOKI-SPEC §2.3) or 1.
+    """
+
+    tightness: str = "loose"
+    preflop: str = "advanced"
+    weighting: bool = True
+    potential: bool = True
+    modelling: str = "generic"
+    flop_lookahead: int = 2
+    probability_play: float = 0.6  # Papp App. B
+    preflop_sigma: float = 330.0  # Papp §7.2.2, IR x 1000
+    postflop_sigma: float = 0.2  # [OUR CHOICE] LOKI-SPEC §4.5
+    no_reweight_percentile: float = 0.05  # Papp §7.2.2: no re-weighting below the 5th percentile
+    rules: PostflopRules = field(default_factory=PostflopRules)
+
+    def __post_init__(self) -> None:
+        choices = {"tightness": TIGHTNESS, "preflop": ("advanced", "simple"),
+                   "modelling": ("generic", "specific"), "flop_lookahead": (1, 2)}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ConfigError(f"Loki1Config.{name} is {getattr(self, name)!r}; allowed: {allowed}")
+        for name in ("probability_play", "no_reweight_percentile"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(f"Loki1Config.{name} must be in [0, 1], got {getattr(self, name)!r}")
+        for name in ("preflop_sigma", "postflop_sigma"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"Loki1Config.{name} must be >= 0, got {getattr(self, name)!r}")
+
+
+#: The five players of seed 000 Fig 1 (Papp's ablation): A full, B without weighting of subcases,
+#: C with simple pre-flop selection, D without hand potential, E without all three.
+VARIANTS: dict[str, Loki1Config] = {
+    "loki1": Loki1Config(),
+    "loki1-uniform": Loki1Config(weighting=False),
+    "loki1-simple-preflop": Loki1Config(preflop="simple"),
+    "loki1-no-potential": Loki1Config(potential=False),
+    "loki1-basic": Loki1Config(weighting=False, preflop="simple", potential=False),
+    "loki1-specific": Loki1Config(modelling="specific"),
+}
+
+
+def basic_player(tightness: str) -> Loki1Config:
+    """Papp's basic non-modelling players BPL / BPM / BPT (LOKI-SPEC §7.1): Loki-1 without re-weighting."""
+    return replace(Loki1Config(), tightness=tightness, weighting=False)

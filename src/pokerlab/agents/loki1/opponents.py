@@ -1,0 +1,129 @@
+"""What one Loki-1 player follows of a hand: the betting each player faced, and a weight table per opponent
+re-weighted after that opponent's actions (Papp ch. 7; LOKI-SPEC §4.1-4.6).
+
+Everything is rebuilt from the public history of the player's own `SeatView`; nothing here sees a card the
+player may not see.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pokerlab.agents.loki1.config import Loki1Config
+from pokerlab.engine import BOARD_SIZE, CALL, FOLD, PREFLOP, RAISE
+from pokerlab.modeling.frequencies import DEFAULT_FREQUENCIES, ActionFrequencies, bet_bucket, threshold_percentile
+from pokerlab.modeling.holding_values import postflop_values, preflop_values, sorted_preflop_values
+from pokerlab.modeling.reweighting import percentile_value, reweight
+from pokerlab.modeling.weights import NUM_HOLDINGS, field_array
+
+
+def blind_positions(players: int) -> tuple[int, int]:
+    """(small blind, big blind) positions: 0 and 1, but heads-up the button (1) posts the small blind."""
+    return (0, 1) if players > 2 else (1, 0)
+
+
+class HandFollower:
+    """One hand as seen by the player at ``me``: bets faced, opponents' weight tables, our own flags.
+
+    Bets are counted in half small-bet units ("half-bets") so that the small blind's half bet is exact.
+    """
+
+    def __init__(self, players: int, me: int, hole: tuple[int, int], config: Loki1Config) -> None:
+        self.players, self.me, self.hole, self.config = players, me, hole, config
+        self.seen = 0  # history entries processed
+        self.round = PREFLOP
+        self.folded = [False] * players
+        self.acted = [False] * players  # acted this round
+        self.voluntary = [False] * players  # put money in of its own accord pre-flop
+        self.weights = np.ones((players, NUM_HOLDINGS))
+        self.saved = self.weights.copy()  # the tables at the start of the round (LOKI-SPEC §4.6)
+        self.threshold = np.full(players, -np.inf)  # the highest threshold applied this round
+        self.strategy = None  # Loki's pre-flop strategy, fixed at its first pre-flop decision
+        self.called_bet = False  # we called a bet this round
+        self.semi_bluffing = False
+        self.check_raise_round = -1
+        self._start_round(PREFLOP)
+
+    def _start_round(self, round_index: int) -> None:
+        self.round = round_index
+        self.level = 2 if round_index == PREFLOP else 0  # half-bets: the big blind is the first bet
+        self.matched = [0] * self.players
+        if round_index == PREFLOP:
+            small, big = blind_positions(self.players)
+            self.matched[small], self.matched[big] = 1, 2
+        self.acted = [False] * self.players
+        self.saved = self.weights.copy()
+        self.threshold[:] = -np.inf
+        self.called_bet = False
+
+    def bets_to_call(self, position: int) -> int:
+        """Whole bets `position` faces now (a half bet counts as one)."""
+        return (self.level - self.matched[position] + 1) // 2
+
+    @property
+    def bets_made(self) -> int:
+        """Bets and raises made this round (the big blind counts pre-flop)."""
+        return self.level // 2
+
+    def follow(self, history, board: tuple[int, ...], frequencies: dict[int, ActionFrequencies],
+               identities: tuple[int, ...], reweighting: bool = True) -> None:
+        """Take in the history entries not seen yet (round, position, action)."""
+        for round_index, p, action in history[self.seen:]:
+            if round_index != self.round:
+                self._start_round(round_index)
+            faced = self.bets_to_call(p)
+            if p == self.me:
+                self.called_bet |= action == CALL and faced > 0
+            else:
+                self._observe(p, action, faced, board[:BOARD_SIZE[round_index]], frequencies, identities[p],
+                              reweighting)
+            if round_index == PREFLOP and (action == RAISE or (action == CALL and faced > 0)):
+                self.voluntary[p] = True
+            if action == RAISE:
+                self.level = 2 * (self.level // 2 + 1)
+            if action in (CALL, RAISE):
+                self.matched[p] = self.level
+            else:
+                self.folded[p] = True
+            self.acted[p] = True
+        self.seen = len(history)
+
+    def _observe(self, p: int, action: int, faced: int, board: tuple[int, ...],
+                 frequencies: dict[int, ActionFrequencies], identity: int, reweighting: bool) -> None:
+        config = self.config
+        freq = frequencies.setdefault(identity, ActionFrequencies())
+        freq.observe(self.round, faced, action)
+        if action == FOLD or not (reweighting and config.weighting):
+            return
+        if config.modelling == "specific":
+            mixed = freq.mixed(self.round, faced)
+        else:
+            mixed = DEFAULT_FREQUENCIES[bet_bucket(faced)]
+        percentile = threshold_percentile(mixed, action, faced)
+        if percentile is None:
+            return
+        if self.round == PREFLOP:
+            ordered = sorted_preflop_values()
+            if percentile < config.no_reweight_percentile:
+                return  # an opponent who plays almost anything tells nothing (Papp §7.2.2)
+            mu, sigma, values = percentile_value(ordered, percentile), config.preflop_sigma, preflop_values()
+        else:
+            mu, sigma, values = percentile, config.postflop_sigma, postflop_values(board)
+        if mu <= self.threshold[p]:
+            return  # one re-weighting per opponent and round, from the round's saved table
+        self.threshold[p] = mu
+        self.weights[p] = reweight(self.saved[p], values, mu, sigma)
+
+    def opponents(self) -> list[int]:
+        """Positions of the opponents still in the hand."""
+        return [p for p in range(self.players) if p != self.me and not self.folded[p]]
+
+    def field(self, dead: list[int]) -> np.ndarray | None:
+        """The field array of the active opponents (LOKI-SPEC §2.2), or None (uniform) without weighting."""
+        if not self.config.weighting:
+            return None
+        return field_array([self.weights[p] for p in self.opponents()], dead)
+
+    def opponents_to_act(self) -> int:
+        """Active opponents who have not acted yet in this round."""
+        return sum(1 for p in self.opponents() if not self.acted[p])

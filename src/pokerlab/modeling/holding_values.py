@@ -1,0 +1,44 @@
+"""The hand value of every holding that re-weighting compares with a threshold (Papp §7.2.2-7.2.3;
+LOKI-SPEC §4.4-4.5), computed once per board and shared by every observer in the process.
+
+Pre-flop the value is the holding's IR7 income rate; after the flop it is EHS' = HS_1 + (1 - HS_1) PPOT_c
+against a uniform opponent, with the crude potential PPOT_c.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+
+import numpy as np
+
+from pokerlab.analysis.crude_potential import crude_potentials
+from pokerlab.analysis.income_rate import shipped_table
+from pokerlab.analysis.starting_hands import HOLDING_TYPE, STARTING_HANDS
+from pokerlab.analysis.strength import holding_strengths
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+@cache
+def preflop_values() -> np.ndarray:
+    """IR7 (x 1000) of each of the 1,326 holdings: the pre-flop hand value of re-weighting (read-only)."""
+    table = shipped_table(7)
+    by_type = np.array([table[name] for name in STARTING_HANDS], dtype=np.float64)
+    return _frozen(by_type[HOLDING_TYPE])
+
+
+@cache
+def sorted_preflop_values() -> np.ndarray:
+    """The 1,326 IR7 values in ascending order, for turning a percentile into an IR threshold."""
+    return _frozen(np.sort(preflop_values()))
+
+
+@lru_cache(maxsize=256)
+def postflop_values(board: tuple[int, ...]) -> np.ndarray:
+    """EHS' = HS_1 + (1 - HS_1) PPOT_c of each holding on a board (NaN where a holding meets the board);
+    read-only, cached per board so that all observers at a table share the work."""
+    strength = holding_strengths(board)
+    return _frozen(strength + (1.0 - strength) * crude_potentials(board))
