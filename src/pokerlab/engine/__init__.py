@@ -1,0 +1,28 @@
+"""The rules of fixed-limit Texas hold'em and nothing else: config, hand state machine, pots, records.
+
+The engine is the single source of truth for legality, pot arithmetic and showdown (GUIDE.md); it knows
+nothing of agents, the arena or interfaces.
+"""
+
+from pokerlab.engine.config import UNLIMITED_STACK, GameConfig
+from pokerlab.engine.showdown import settle
+from pokerlab.engine.state import (
+    ACTION_LETTERS,
+    CALL,
+    FLOP,
+    FOLD,
+    PREFLOP,
+    RAISE,
+    RIVER,
+    ROUND_NAMES,
+    SHOWDOWN,
+    TURN,
+    UNKNOWN,
+    Action,
+    HandState,
+)
+
+__all__ = [
+    "ACTION_LETTERS", "CALL", "FLOP", "FOLD", "PREFLOP", "RAISE", "RIVER", "ROUND_NAMES", "SHOWDOWN", "TURN",
+    "UNKNOWN", "UNLIMITED_STACK", "Action", "GameConfig", "HandState", "settle",
+]
