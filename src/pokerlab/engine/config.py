@@ -64,7 +64,8 @@ class GameConfig:
         if self.max_raises is not None and self.max_raises < 0:
             raise ConfigError(f"max_raises must be >= 0 or None (no cap), got {self.max_raises}")
         if self.stack is not None and self.stack <= 0:
-            raise ConfigError(f"stack must be a positive number of chips or None (unlimited), got {self.stack}")
+            raise ConfigError(f"stack must be a positive number of chips or None (unlimited), "
+                              f"got {self.stack}")
         for name in ("blind_counts_as_bet", "no_cap_heads_up"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false, got {getattr(self, name)!r}")

@@ -5,7 +5,8 @@ levels holds every player's chips in that band (folded players' included) and is
 still in who committed at least its top. A slice with a single contender is an uncalled bet going back.
 Chips a folded player committed above every remaining player (possible only after folding when checking
 was free) are dead money in the last pot.
-Odd chips of a split go to the first winner left of the button (the lowest position).
+Adjacent pots won by exactly the same players are combined before they are split (as PokerKit does), and
+the odd chips of a split go to the first winner left of the button (the lowest position).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ def settle(committed: list[int], ranks: list[int]) -> list[int]:
     winnings = [0] * n
     levels = sorted({committed[i] for i in range(n) if ranks[i]})
     previous, top = 0, max(committed)
+    pots: list[list] = []  # [amount, winners]
     for level in levels:
         cut = top if level == levels[-1] else level
         pot = 0
@@ -34,9 +36,14 @@ def settle(committed: list[int], ranks: list[int]) -> list[int]:
                     best, winners = ranks[i], [i]
                 elif ranks[i] == best:
                     winners.append(i)
+        if pots and pots[-1][1] == winners:
+            pots[-1][0] += pot
+        else:
+            pots.append([pot, winners])
+        previous = level
+    for pot, winners in pots:
         share, odd = divmod(pot, len(winners))
         for i in winners:
             winnings[i] += share
         winnings[winners[0]] += odd
-        previous = level
     return winnings

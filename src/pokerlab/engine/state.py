@@ -254,8 +254,7 @@ class HandState:
     def _uncontested(self) -> None:
         """Everyone else folded: the last player takes the whole pot without showing."""
         self.actor = -1
-        self.round = SHOWDOWN
-        winner = self.status.index(_ACTIVE) if _ACTIVE in self.status else self.status.index(_ALL_IN)
+        winner = next(i for i, s in enumerate(self.status) if s != _FOLDED)
         self.winnings = [0] * self.n
         self.winnings[winner] = sum(self.committed)
 
@@ -310,7 +309,7 @@ class HandState:
 
     @property
     def board(self) -> list[int]:
-        """The board cards dealt so far."""
+        """The board cards dealt so far (none beyond the round where everyone else folded)."""
         return self.runout[:BOARD_SIZE[self.round]]
 
     @property
