@@ -9,18 +9,19 @@ from pokerkit.state import BoardDealing, CheckingOrCalling, CompletionBettingOrR
 from pokerlab.cards import format_cards
 
 AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-               Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
-               Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+               Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+               Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
 
 
 def play_pokerkit_hand(rng: np.random.Generator, stacks: list[int], small_bet: int = 10):
-    """One hand with random legal actions (no free folds); returns (state, holes, board, actions, nets).
+    """One hand with random legal actions (no free folds); returns (PHH text, holes, board, actions, nets).
 
     Positions are PokerKit's player indices; actions are (position, 0 fold / 1 call / 2 raise).
     """
     n = len(stacks)
-    state = FixedLimitTexasHoldem.create_state(AUTOMATIONS, True, 0, (small_bet // 2, small_bet), small_bet,
-                                               2 * small_bet, list(stacks), n, mode=Mode.CASH_GAME)
+    game = FixedLimitTexasHoldem(AUTOMATIONS, True, 0, (small_bet // 2, small_bet), small_bet, 2 * small_bet,
+                                 mode=Mode.CASH_GAME)
+    state = game(list(stacks), n)
     deck = rng.permutation(52).tolist()
     holes, board = deck[:2 * n], deck[2 * n:2 * n + 5]
     for p in range(n):
@@ -51,9 +52,5 @@ def play_pokerkit_hand(rng: np.random.Generator, stacks: list[int], small_bet: i
             actions.append((op.player_index, 2))
     dealt_board = [c for op in state.operations if isinstance(op, BoardDealing) for c in op.cards]
     nets = [int(after) - int(before) for after, before in zip(state.stacks, stacks, strict=True)]
-    return state, holes, board[:len(dealt_board)], actions, nets
-
-
-def phh_text(state) -> str:
-    """The PHH PokerKit writes for a finished state."""
-    return HandHistory.from_game_state(state.game if hasattr(state, "game") else None, state).dumps()
+    phh = HandHistory.from_game_state(game, state).dumps()
+    return phh, holes, board[:len(dealt_board)], actions, nets
