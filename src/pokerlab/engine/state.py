@@ -59,6 +59,14 @@ class Action(IntEnum):
         return ACTION_LETTERS[self]
 
 
+def _next_in(mask: int, p: int, n: int) -> int:
+    """The first position after p (cyclically, n positions) whose bit is set in the non-empty mask."""
+    later = mask >> (p + 1) if p + 1 < n else 0
+    if later:
+        return p + (later & -later).bit_length()
+    return (mask & -mask).bit_length() - 1
+
+
 class HandState:
     """One hand in progress: start it with the positions' stacks, hole cards and board run-out.
 
@@ -69,7 +77,7 @@ class HandState:
     """
 
     __slots__ = ("config", "n", "holes", "runout", "round", "stacks", "bets", "committed", "status",
-                 "actor", "need", "acted", "max_bet", "raise_size", "shorts", "bets_made", "in_hand",
+                 "actor", "active", "need", "acted", "max_bet", "raise_size", "shorts", "bets_made", "in_hand",
                  "history", "winnings", "ranks")
 
     def __init__(self, config: GameConfig, holes: list[int], runout: list[int],
@@ -94,6 +102,7 @@ class HandState:
         self.bets = [0] * n
         self.committed = [0] * n
         self.status = [_ACTIVE] * n
+        self.active = (1 << n) - 1
         self.in_hand = n
         self.history: list[int] = []
         self.winnings: list[int] | None = None
@@ -117,6 +126,7 @@ class HandState:
         if amount >= stack:
             amount = stack
             self.status[p] = _ALL_IN
+            self.active &= ~(1 << p)
         self.stacks[p] = stack - amount
         self.bets[p] += amount
         self.committed[p] += amount
@@ -126,20 +136,18 @@ class HandState:
         n = self.n
         while True:
             status, stacks, bets = self.status, self.stacks, self.bets
-            totals = sorted(bets[i] + stacks[i] for i in range(n) if status[i] != _FOLDED)
-            second = totals[-2]
-            need = 0
-            for i in range(n):
-                if status[i] == _ACTIVE and second > bets[i]:
-                    need |= 1 << i
-            if need and need & (need - 1) == 0 and bets[need.bit_length() - 1] >= self.max_bet:
+            need = self.active
+            if need & (need - 1):  # two or more can bet; drop those already covering everyone else
+                totals = sorted(bets[i] + stacks[i] for i in range(n) if status[i] != _FOLDED)
+                second = totals[-2]
+                for i in range(n):
+                    if need >> i & 1 and second <= bets[i]:
+                        need &= ~(1 << i)
+            elif need and bets[need.bit_length() - 1] >= self.max_bet:
                 need = 0
             if need:
                 self.need = need
-                p = opener
-                while not need >> p & 1:
-                    p = p + 1 if p + 1 < n else 0
-                self.actor = p
+                self.actor = _next_in(need, opener - 1, n)
                 return
             self._next_round()
             if self.round == SHOWDOWN:
@@ -172,10 +180,13 @@ class HandState:
             return False
         if self.shorts and self.acted >> p & 1:
             return False
-        status = self.status
-        for i in range(self.n):
-            if i != p and status[i] == _ACTIVE and stacks[i] + bets[i] > max_bet:
+        others = self.active & ~(1 << p)
+        while others:
+            low = others & -others
+            i = low.bit_length() - 1
+            if stacks[i] + bets[i] > max_bet:
                 return True
+            others ^= low
         return False
 
     def legal_actions(self) -> tuple[int, ...]:
@@ -197,12 +208,14 @@ class HandState:
                 if amount >= stacks[p]:
                     amount = stacks[p]
                     self.status[p] = _ALL_IN
+                    self.active &= ~(1 << p)
                 stacks[p] -= amount
                 bets[p] += amount
                 self.committed[p] += amount
             self.acted |= 1 << p
         elif action == FOLD:
             self.status[p] = _FOLDED
+            self.active &= ~(1 << p)
             self.in_hand -= 1
             self.acted |= 1 << p
         elif action == RAISE and self._can_raise(p):
@@ -213,6 +226,7 @@ class HandState:
             if amount >= stacks[p]:
                 amount = stacks[p]
                 self.status[p] = _ALL_IN
+                self.active &= ~(1 << p)
             stacks[p] -= amount
             bets[p] += amount
             self.committed[p] += amount
@@ -225,11 +239,7 @@ class HandState:
                 self.shorts = 0
             self.max_bet = bets[p]
             self.bets_made += 1
-            status, need = self.status, 0
-            for i in range(self.n):
-                if status[i] == _ACTIVE:
-                    need |= 1 << i
-            self.need = need
+            self.need = self.active
         else:
             legal = ", ".join(Action(a).name for a in self.legal_actions())
             what = Action(action).name if action in _ALL_ACTIONS else repr(action)
@@ -241,11 +251,7 @@ class HandState:
         if self.in_hand == 1:
             self._uncontested()
         elif need:
-            n = self.n
-            p = p + 1 if p + 1 < n else 0
-            while not need >> p & 1:
-                p = p + 1 if p + 1 < n else 0
-            self.actor = p
+            self.actor = _next_in(need, p, self.n)
         else:
             self._next_round()
             if self.round != SHOWDOWN:
@@ -290,6 +296,7 @@ class HandState:
         new.committed = self.committed[:]
         new.status = self.status[:]
         new.actor = self.actor
+        new.active = self.active
         new.need = self.need
         new.acted = self.acted
         new.max_bet = self.max_bet
