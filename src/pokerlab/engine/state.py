@@ -91,7 +91,7 @@ class HandState:
         if len(stacks) != n or len(holes) != 2 * n:
             raise ConfigError(f"{n} players need {n} stacks and {2 * n} hole cards, got {len(stacks)} and "
                               f"{len(holes)}")
-        if min(stacks) <= 0:
+        if not all(c > 0 for c in stacks):
             raise ConfigError(f"every player in a hand needs chips; stacks {list(stacks)}")
         self.config = config
         self.n = n
@@ -114,9 +114,11 @@ class HandState:
         small, big = (1, 0) if n == 2 else (0, 1)
         self._post(small, config.small_blind)
         self._post(big, config.big_blind)
-        self.max_bet = max(self.bets)
-        opener = max(range(n), key=lambda i: (self.bets[i], i)) + 1
-        self._begin_round(opener % n)
+        bets = self.bets
+        # PokerKit's opener: left of the largest blind actually posted (ties: the later position)
+        first = big if (bets[big], big) > (bets[small], small) else small
+        self.max_bet = bets[first]
+        self._begin_round((first + 1) % n)
 
     # -- the rules ----------------------------------------------------------------------------------
 
@@ -137,14 +139,14 @@ class HandState:
         while True:
             status, stacks, bets = self.status, self.stacks, self.bets
             need = self.active
-            if need & (need - 1):  # two or more can bet; drop those already covering everyone else
+            if need & (need - 1) and self.max_bet:  # pre-flop: drop whoever already covers every stake
                 totals = sorted(bets[i] + stacks[i] for i in range(n) if status[i] != _FOLDED)
                 second = totals[-2]
                 for i in range(n):
                     if need >> i & 1 and second <= bets[i]:
                         need &= ~(1 << i)
-            elif need and bets[need.bit_length() - 1] >= self.max_bet:
-                need = 0
+            if need and not need & (need - 1) and bets[need.bit_length() - 1] >= self.max_bet:
+                need = 0  # a lone player who owes nothing has no decision
             if need:
                 self.need = need
                 self.actor = _next_in(need, opener - 1, n)
@@ -260,7 +262,9 @@ class HandState:
     def _uncontested(self) -> None:
         """Everyone else folded: the last player takes the whole pot without showing."""
         self.actor = -1
-        winner = next(i for i, s in enumerate(self.status) if s != _FOLDED)
+        winner = 0
+        while self.status[winner] == _FOLDED:
+            winner += 1
         self.winnings = [0] * self.n
         self.winnings[winner] = sum(self.committed)
 
