@@ -1,7 +1,8 @@
 """Hands per second of the fixed-limit engine with random legal actions: ours beside RLCard and PokerKit.
 
 Each engine deals a fresh shuffled deck, plays every decision uniformly at random among its legal actions
-and settles the hand (showdown included), on one core, at 10 players and heads-up. RLCard is timed at its
+(the same pre-drawn uniform numbers for every engine, so no engine pays for a random-number call) and
+settles the hand (showdown included), on one core, at 10 players and heads-up. RLCard is timed at its
 game level (no observation encoding) and through its environment (what RL users call); PokerKit with its
 automations for dealing and settling. Usage: ``python benchmarks/engine.py [--seconds S] [--json]``.
 """
@@ -18,12 +19,17 @@ import numpy as np
 from pokerlab.engine import GameConfig, HandState
 
 
+def uniforms(hands: int, seed: int):
+    """An iterator over enough pre-drawn uniform numbers in [0, 1) for `hands` hands."""
+    return iter(np.random.default_rng(seed).random(hands * 100).tolist())
+
+
 def ours(n: int, hands: int, seed: int = 0) -> float:
     """Hands/s of `HandState` (decks and random numbers drawn in batches, as a simulation would)."""
     rng = np.random.default_rng(seed)
     config = GameConfig()
     decks = np.argsort(rng.random((hands, 52)), axis=1)[:, :2 * n + 5].tolist()
-    draws = iter(rng.random(hands * 80).tolist())
+    draws = uniforms(hands, seed)
     start = time.perf_counter()
     for deck in decks:
         state = HandState(config, deck[:2 * n], deck[2 * n:], n=n)
@@ -40,13 +46,13 @@ def rlcard_game(n: int, hands: int, seed: int = 0) -> float:
 
     game = LimitHoldemGame(num_players=n)
     game.np_random = np.random.RandomState(seed)
-    rng = np.random.default_rng(seed)
+    draws = uniforms(hands, seed)
     start = time.perf_counter()
     for _ in range(hands):
         game.init_game()
         while not game.is_over():
             legal = game.get_legal_actions()
-            game.step(legal[rng.integers(len(legal))])
+            game.step(legal[int(next(draws) * len(legal))])
         game.get_payoffs()
     return hands / (time.perf_counter() - start)
 
@@ -56,13 +62,13 @@ def rlcard_env(n: int, hands: int, seed: int = 0) -> float:
     import rlcard
 
     env = rlcard.make("limit-holdem", config={"game_num_players": n, "seed": seed})
-    rng = np.random.default_rng(seed)
+    draws = uniforms(hands, seed)
     start = time.perf_counter()
     for _ in range(hands):
         state, _ = env.reset()
         while not env.is_over():
             legal = list(state["legal_actions"])
-            state, _ = env.step(legal[rng.integers(len(legal))])
+            state, _ = env.step(legal[int(next(draws) * len(legal))])
         env.get_payoffs()
     return hands / (time.perf_counter() - start)
 
@@ -72,7 +78,7 @@ def pokerkit(n: int, hands: int, seed: int = 0) -> float:
     from pokerkit import Automation, FixedLimitTexasHoldem, Mode
 
     game = FixedLimitTexasHoldem(tuple(Automation), True, 0, (5, 10), 10, 20, mode=Mode.CASH_GAME)
-    rng = np.random.default_rng(seed)
+    draws = uniforms(hands, seed)
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -84,7 +90,7 @@ def pokerkit(n: int, hands: int, seed: int = 0) -> float:
                     options.append(state.complete_bet_or_raise_to)
                 if state.can_fold():
                     options.append(state.fold)
-                options[rng.integers(len(options))]()
+                options[int(next(draws) * len(options))]()
     return hands / (time.perf_counter() - start)
 
 

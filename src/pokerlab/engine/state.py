@@ -59,9 +59,9 @@ class Action(IntEnum):
         return ACTION_LETTERS[self]
 
 
-def _next_in(mask: int, p: int, n: int) -> int:
-    """The first position after p (cyclically, n positions) whose bit is set in the non-empty mask."""
-    later = mask >> (p + 1) if p + 1 < n else 0
+def _next_in(mask: int, p: int) -> int:
+    """The first position after p (cyclically) whose bit is set in the non-empty mask of positions."""
+    later = mask >> (p + 1)
     if later:
         return p + (later & -later).bit_length()
     return (mask & -mask).bit_length() - 1
@@ -77,8 +77,8 @@ class HandState:
     """
 
     __slots__ = ("config", "n", "holes", "runout", "round", "stacks", "bets", "committed", "status",
-                 "actor", "active", "need", "acted", "max_bet", "raise_size", "shorts", "bets_made", "in_hand",
-                 "history", "winnings", "ranks")
+                 "actor", "active", "need", "acted", "raise_ok", "max_bet", "raise_size", "shorts",
+                 "bets_made", "in_hand", "history", "winnings", "ranks")
 
     def __init__(self, config: GameConfig, holes: list[int], runout: list[int],
                  stacks: list[int] | None = None, n: int | None = None) -> None:
@@ -108,6 +108,7 @@ class HandState:
         self.winnings: list[int] | None = None
         self.ranks: list[int] | None = None
         self.acted = 0
+        self.raise_ok = False
         self.raise_size = 0
         self.shorts = 0
         self.bets_made = 1 if config.blind_counts_as_bet else 0
@@ -149,7 +150,7 @@ class HandState:
                 need = 0  # a lone player who owes nothing has no decision
             if need:
                 self.need = need
-                self.actor = _next_in(need, opener - 1, n)
+                self.actor = _next_in(need, opener - 1)
                 return
             self._next_round()
             if self.round == SHOWDOWN:
@@ -196,7 +197,10 @@ class HandState:
         p = self.actor
         if p < 0:
             return ()
-        return _ALL_ACTIONS if self._can_raise(p) else _CHECK_OR_FOLD
+        if self._can_raise(p):
+            self.raise_ok = True  # spares `act` the same test
+            return _ALL_ACTIONS
+        return _CHECK_OR_FOLD
 
     def act(self, action: int) -> None:
         """Apply the action of the player to act; raises `IllegalAction` naming the legal ones."""
@@ -220,7 +224,7 @@ class HandState:
             self.active &= ~(1 << p)
             self.in_hand -= 1
             self.acted |= 1 << p
-        elif action == RAISE and self._can_raise(p):
+        elif action == RAISE and (self.raise_ok or self._can_raise(p)):
             max_bet = self.max_bet
             size = self.config.bet_size(self.round)
             target = max_bet + (size if size > self.raise_size else self.raise_size)
@@ -247,13 +251,15 @@ class HandState:
             what = Action(action).name if action in _ALL_ACTIONS else repr(action)
             raise IllegalAction(f"{what} is not allowed for position {p} in the {ROUND_NAMES[self.round]}; "
                                 f"legal: {legal}")
+        self.raise_ok = False
         self.history.append(p << 2 | action)
         need = self.need & ~(1 << p)
         self.need = need
         if self.in_hand == 1:
             self._uncontested()
         elif need:
-            self.actor = _next_in(need, p, self.n)
+            later = need >> (p + 1)  # the next position after p that must act (as `_next_in`)
+            self.actor = p + (later & -later).bit_length() if later else (need & -need).bit_length() - 1
         else:
             self._next_round()
             if self.round != SHOWDOWN:
@@ -303,6 +309,7 @@ class HandState:
         new.active = self.active
         new.need = self.need
         new.acted = self.acted
+        new.raise_ok = self.raise_ok
         new.max_bet = self.max_bet
         new.raise_size = self.raise_size
         new.shorts = self.shorts
