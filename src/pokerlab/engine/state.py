@@ -207,17 +207,10 @@ class HandState:
         p = self.actor
         if p < 0:
             raise IllegalAction(f"action {action!r} after the hand is over")
-        bets, stacks = self.bets, self.stacks
+        bets = self.bets
         if action == CALL:
-            amount = self.max_bet - bets[p]
-            if amount:
-                if amount >= stacks[p]:
-                    amount = stacks[p]
-                    self.status[p] = _ALL_IN
-                    self.active &= ~(1 << p)
-                stacks[p] -= amount
-                bets[p] += amount
-                self.committed[p] += amount
+            if self.max_bet > bets[p]:
+                self._post(p, self.max_bet - bets[p])
             self.acted |= 1 << p
         elif action == FOLD:
             self.status[p] = _FOLDED
@@ -228,19 +221,12 @@ class HandState:
             max_bet = self.max_bet
             size = self.config.bet_size(self.round)
             target = max_bet + (size if size > self.raise_size else self.raise_size)
-            amount = target - bets[p]
-            if amount >= stacks[p]:
-                amount = stacks[p]
-                self.status[p] = _ALL_IN
-                self.active &= ~(1 << p)
-            stacks[p] -= amount
-            bets[p] += amount
-            self.committed[p] += amount
+            self._post(p, target - bets[p])
             increment = bets[p] - max_bet
             self.acted = (1 << p) if increment >= self.raise_size else self.acted | (1 << p)
             if increment > self.raise_size:
                 self.raise_size = increment
-            self.shorts = 0 if stacks[p] else self.shorts + increment
+            self.shorts = 0 if self.stacks[p] else self.shorts + increment
             if self.shorts >= self.raise_size:
                 self.shorts = 0
             self.max_bet = bets[p]
