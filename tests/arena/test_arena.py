@@ -110,7 +110,7 @@ def test_results_folder(tmp_path):
     assert summary["hands"] == 120 and summary["results"][2]["agent"] == "raise"
     records = list(read_hands(out / "hands.sqlite"))
     assert len(records) == 120
-    for (hand, record), row in zip(records, rows[1:], strict=True):
+    for (_, record), row in zip(records, rows[1:], strict=True):
         by_seat = [0] * 3
         for p, seat in enumerate(map(int, row[2].split())):
             by_seat[seat] = record.nets[p]

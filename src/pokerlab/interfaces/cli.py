@@ -131,7 +131,7 @@ def cmd_history_replay(args: argparse.Namespace) -> int:
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--small-bet", type=int, default=10, help="small bet in chips (default 10)")
-    p.add_argument("--stack", type=int, default=None, help="real stacks of this many chips (default unlimited)")
+    p.add_argument("--stack", type=int, default=None, help="real stacks in chips (default unlimited)")
     p.add_argument("--no-cap-heads-up", action="store_true", help="no raise cap while two players remain")
 
 
