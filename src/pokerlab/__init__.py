@@ -4,7 +4,6 @@ The everyday names live here; see README.md for a tour.
 """
 
 from pokerlab.agents import Agent, agent_names, make_agent, register
-from pokerlab.arena import duplicate_tournament, play_match
 from pokerlab.analysis import (
     assess,
     field_hand_strength,
@@ -15,6 +14,7 @@ from pokerlab.analysis import (
     income_rate,
     pot_odds,
 )
+from pokerlab.arena import duplicate_tournament, play_match
 from pokerlab.cards import Deck, card_mask, format_card, format_cards, parse_card, parse_cards
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError

@@ -12,7 +12,6 @@ import pytest
 pytest.importorskip("pokerkit")
 
 from pokerkit_hands import play_pokerkit_hand  # noqa: E402
-
 from pokerlab.engine import GameConfig, replay  # noqa: E402
 
 CONFIG = GameConfig(blind_counts_as_bet=False, stack=1000)
