@@ -137,3 +137,27 @@ class Counter(Agent):
 
 def test_agents_are_told_results_and_reset_each_block():
     play_match([Counter(), "call"], 100, seed=2, block=25)
+
+
+class SeatWatcher(Agent):
+    """Records, for every view it gets, which lasting seat number it is told it sits in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.own_seats: set[int] = set()
+        self.tables: set[tuple[int, ...]] = set()
+
+    def act(self, view):
+        self.own_seats.add(view.seats[view.position])
+        self.tables.add(tuple(sorted(view.seats)))
+        return CALL
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_views_name_each_player_by_a_lasting_seat(duplicate):
+    """Positions rotate with the button, but view.seats names each player the same way every hand."""
+    watchers = [SeatWatcher() for _ in range(4)]
+    play_match(watchers, 20, seed=3, duplicate=duplicate)
+    for j, w in enumerate(watchers):
+        assert w.own_seats == {j}
+        assert w.tables == {(0, 1, 2, 3)}

@@ -91,10 +91,11 @@ def deal_cards(seed: int, deal: int, players: int) -> list[int]:
 def play_hand(agents: Sequence[Agent], state: HandState, seats: Sequence[int], faults: list[int],
               labels: Sequence[str] = ()) -> HandState:
     """Play `state` to its end, asking ``agents[seats[position]]``; tell every agent the result."""
+    seats = tuple(seats)
     while not state.is_over:
         p = state.actor
         j = seats[p]
-        view = seat_view(state, p)
+        view = seat_view(state, p, seats)
         try:
             action = agents[j].act(view)
         except Exception as exc:  # noqa: BLE001 - any failure of an agent's own code counts as a fold
@@ -109,7 +110,7 @@ def play_hand(agents: Sequence[Agent], state: HandState, seats: Sequence[int], f
     nets = tuple(state.nets)
     for p, j in enumerate(seats):
         try:
-            agents[j].hand_over(seat_view(state, p), nets)
+            agents[j].hand_over(seat_view(state, p, seats), nets)
         except Exception as exc:  # noqa: BLE001
             faults[j] += 1
             log.warning("agent %s raised %r when told the result", labels[j] if labels else j, exc)

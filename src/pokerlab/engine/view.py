@@ -18,7 +18,9 @@ class SeatView:
 
     ``stacks`` is None in the unlimited-bankroll ring game. ``history`` is the betting as
     (round, position, action) triples; ``betting`` the same in ACPC form ("cr/cc/rc/c"). ``shown`` maps
-    the positions that showed down (only at the end of a hand) to their hole cards.
+    the positions that showed down (only at the end of a hand) to their hole cards. ``seats`` names the
+    player at each position by a number that stays the same across the hands of a match (its seat at the
+    table), so that an agent can model an opponent over many hands while positions rotate.
     """
 
     config: GameConfig
@@ -38,6 +40,7 @@ class SeatView:
     legal_actions: tuple[int, ...]
     actor: int
     shown: dict[int, tuple[int, int]]
+    seats: tuple[int, ...]
 
     @property
     def is_button(self) -> bool:
@@ -50,8 +53,9 @@ class SeatView:
         return self.folded.count(False)
 
 
-def seat_view(state: HandState, position: int) -> SeatView:
-    """The view of `position` on `state` (cards of others only where shown at the showdown)."""
+def seat_view(state: HandState, position: int, seats: tuple[int, ...] | None = None) -> SeatView:
+    """The view of `position` on `state` (cards of others only where shown at the showdown); `seats` gives
+    each position's lasting seat number (default: the positions themselves)."""
     n = state.n
     shown = {}
     if state.is_over:
@@ -64,4 +68,5 @@ def seat_view(state: HandState, position: int) -> SeatView:
         stacks=None if state.config.unlimited else tuple(state.stacks), bets=tuple(state.bets),
         committed=tuple(state.committed), folded=tuple(state.folded(p) for p in range(n)), pot=state.pot,
         to_call=state.to_call(position) if not state.folded(position) else 0,
-        legal_actions=state.legal_actions() if mine else (), actor=state.actor, shown=shown)
+        legal_actions=state.legal_actions() if mine else (), actor=state.actor, shown=shown,
+        seats=tuple(range(n)) if seats is None else seats)
