@@ -3,6 +3,7 @@
 The everyday names live here; see README.md for a tour.
 """
 
+from pokerlab.agents import Agent, agent_names, make_agent, register
 from pokerlab.analysis import (
     assess,
     field_hand_strength,
@@ -13,7 +14,9 @@ from pokerlab.analysis import (
     income_rate,
     pot_odds,
 )
+from pokerlab.arena import duplicate_tournament, play_match
 from pokerlab.cards import Deck, card_mask, format_card, format_cards, parse_card, parse_cards
+from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
 from pokerlab.evaluator import best_five, category, describe, evaluate, evaluate_batch
 from pokerlab.handclass import HandCategory
@@ -22,6 +25,14 @@ from pokerlab.modeling import field_array, uniform_weights
 __version__ = "0.1.0"
 
 __all__ = [
+    "Agent",
+    "GameConfig",
+    "HandState",
+    "agent_names",
+    "duplicate_tournament",
+    "make_agent",
+    "play_match",
+    "register",
     "ConfigError",
     "CorruptData",
     "Deck",

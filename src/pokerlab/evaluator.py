@@ -14,7 +14,7 @@ How the tables work is told in `pokerlab.evaluator_tables`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
@@ -173,12 +173,40 @@ def evaluate(cards: str | Iterable[str | int]) -> int:
     if not 5 <= len(cards) <= 7 or mask.bit_count() != len(cards):
         parse_cards(cards)  # names a repeated card
         raise InvalidCards(f"a hand to rank has 5, 6 or 7 cards; got {len(cards)}: {cards!r}")
+    return _rank_key(key, mask)
+
+
+_SLOT_MASK_PY = (1 << SLOT_BITS) - 1
+
+
+def _rank_key(key: int, mask: int) -> int:
+    """Rank of a partial hand of 5 to 7 cards held as Python ints (the plain twin of `rank_of`)."""
     flush = key & FLUSH_BITS
     if flush:
         lane = 16 * ((flush >> 32).bit_length() // 4 - 1)
         return _FLUSH_PY[(mask >> lane) & 0x1FFF]
     h = ((key & RANK_KEY_MASK) * _MULTIPLIER_PY) & 0xFFFFFFFFFFFFFFFF
-    return _NONFLUSH_PY[((h >> 32) + _DISPLACEMENT_PY[h >> 49]) & ((1 << SLOT_BITS) - 1)]
+    return _NONFLUSH_PY[((h >> 32) + _DISPLACEMENT_PY[h >> 49]) & _SLOT_MASK_PY]
+
+
+def rank_holdings(board: Sequence[int], holdings: Sequence[Sequence[int]]) -> list[int]:
+    """Ranks 1..7462 of several holdings (card codes) on one board of 3 to 5 card codes.
+
+    The board's partial hand is built once and shared, so a showdown costs two additions and one lookup
+    per player. No validation: callers (the engine's showdown) pass distinct codes 0..51.
+    """
+    key, mask = _START_KEY_INT, 0
+    for c in board:
+        key += _CARD_KEYS_PY[c]
+        mask |= _CARD_MASKS_PY[c]
+    ranks = []
+    for hole in holdings:
+        k, m = key, mask
+        for c in hole:
+            k += _CARD_KEYS_PY[c]
+            m |= _CARD_MASKS_PY[c]
+        ranks.append(_rank_key(k, m))
+    return ranks
 
 
 def best_five(cards: str | Iterable[str | int]) -> list[int]:

@@ -123,6 +123,71 @@ def cmd_preflop_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _game(args: argparse.Namespace):
+    from pokerlab.engine import GameConfig
+
+    return GameConfig(small_bet=args.small_bet, stack=args.stack, no_cap_heads_up=args.no_cap_heads_up)
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """Play a match between agents (one per seat, in seat order) and report each agent's results."""
+    from pokerlab.agents import parse_lineup
+    from pokerlab.arena import play_match
+
+    result = play_match(parse_lineup(args.agents), args.hands, _game(args), args.seed,
+                        duplicate=args.duplicate, workers=args.workers, out=args.out, block=args.block,
+                        progress=not args.json)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    kind = "duplicate deals" if args.duplicate else "hands"
+    print(f"{result.hands} hands ({args.hands} {kind}), seed {args.seed}")
+    print(f"{'seat':>4}  {'agent':<16}{'total':>10}{'sb/hand':>10}{'mbb/hand':>11}  95% CI (sb/hand)")
+    for r in result.results:
+        print(f"{r.seat:>4}  {r.agent:<16}{r.total:>10}{r.sb_per_hand:>10.3f}{r.mbb_per_hand:>11.1f}"
+              f"  [{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]" + (f"  faults {r.faults}" if r.faults else ""))
+    if result.out:
+        print(f"results in {result.out}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play at the terminal against agents (you sit in seat 0)."""
+    from pokerlab.agents import HumanAgent, parse_lineup
+    from pokerlab.arena import play_match
+
+    result = play_match([HumanAgent(), *parse_lineup(args.opponents)], args.hands, _game(args), args.seed)
+    me = result.results[0]
+    print(f"after {me.hands} hands you are {me.total:+d} chips ({me.sb_per_hand:+.2f} small bets per hand)")
+    return 0
+
+
+def cmd_history_replay(args: argparse.Namespace) -> int:
+    """Replay PHH hand histories (a .phh or .phhs file, or a folder of them) and print each hand's nets."""
+    from pokerlab.interfaces.phh import read_phh
+
+    hands = read_phh(args.path)
+    for hand in hands:
+        report = hand.to_json()
+        if args.json:
+            print(json.dumps(report))
+        elif hand.error:
+            print(f"{hand.name}: rejected: {hand.error}")
+        else:
+            print(f"{hand.name}: nets {' '.join(f'{v:+d}' for v in report['nets'])}")
+    if not args.json:
+        rejected = sum(1 for h in hands if h.error)
+        print(f"{len(hands)} hands, {rejected} rejected")
+    return 0
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--small-bet", type=int, default=10, help="small bet in chips (default 10)")
+    p.add_argument("--stack", type=int, default=None, help="real stacks in chips (default unlimited)")
+    p.add_argument("--no-cap-heads-up", action="store_true", help="no raise cap while two players remain")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pokerlab", description="A testbed for poker-AI research.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -155,6 +220,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=5, help="random hands to deal (default 5)")
     p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("match", help="play a match between agents", description=cmd_match.__doc__)
+    p.add_argument("--agents", required=True, help="one agent per seat, e.g. call,raise or random:8,call")
+    p.add_argument("--hands", type=int, default=1000, help="hands to play, or deals with --duplicate")
+    p.add_argument("--duplicate", action="store_true", help="replay each deal once per agent, seats permuted")
+    p.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    p.add_argument("--out", default=None, help="results folder (config, hands, histories, summary, plot)")
+    p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
+    p.add_argument("--block", type=int, default=1000, help="hands per block (agents reset; parallel unit)")
+    _add_game_options(p)
+    p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("play", help="play against agents at the terminal", description=cmd_play.__doc__)
+    p.add_argument("--opponents", default="call", help="agents in seats 1.. (default: call)")
+    p.add_argument("--hands", type=int, default=10, help="hands to play (default 10)")
+    _add_game_options(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("history", help="hand histories", description="Work with hand histories.")
+    hist = p.add_subparsers(dest="history_command", required=True, parser_class=_Parser)
+    p = hist.add_parser("replay", help="replay PHH files", description=cmd_history_replay.__doc__)
+    p.add_argument("path", help="a .phh or .phhs file, or a folder of them")
+    p.add_argument("--json", action="store_true", help='one JSON line per hand: {"hand", "nets", "error"}')
+    p.set_defaults(func=cmd_history_replay)
     return parser
 
 

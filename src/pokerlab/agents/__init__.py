@@ -1,0 +1,12 @@
+"""Every player: the Agent protocol, simple baselines, a person at the terminal, and the registry by name.
+
+Agents never import the arena or interfaces (GUIDE.md); they see hands only through `SeatView`s.
+"""
+
+from pokerlab.agents.base import Agent
+from pokerlab.agents.human import HumanAgent
+from pokerlab.agents.registry import agent_names, make_agent, parse_lineup, register
+from pokerlab.agents.simple import CallAgent, RaiseAgent, RandomAgent
+
+__all__ = ["Agent", "CallAgent", "HumanAgent", "RaiseAgent", "RandomAgent", "agent_names", "make_agent",
+           "parse_lineup", "register"]

@@ -1,0 +1,57 @@
+"""Results per agent: totals, small bets and milli-big-blinds per hand, standard error and 95 % CI.
+
+The unit of independence is a deal: one hand in an ordinary match, all replays of a deal in a duplicate
+match (their luck is shared by construction). The standard error is that of the mean per-unit result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    """One agent's result. Money in chips; rates per hand played; ci95 is the 95 % CI of sb_per_hand."""
+
+    agent: str
+    seat: int
+    total: int
+    hands: int
+    sb_per_hand: float
+    mbb_per_hand: float
+    std_error: float
+    ci95: tuple[float, float]
+    faults: int = 0
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["ci95"] = list(self.ci95)
+        return data
+
+
+def summarize(names: list[str], nets: np.ndarray, deal_of_hand: np.ndarray, small_bet: int, big_blind: int,
+              faults: list[int] | None = None) -> list[AgentResult]:
+    """Per-agent results from per-hand nets (hands x agents, chips) and the deal index of each hand."""
+    hands = nets.shape[0]
+    _, unit_index = np.unique(deal_of_hand, return_inverse=True)
+    units = np.zeros((unit_index.max() + 1 if hands else 0, nets.shape[1]))
+    np.add.at(units, unit_index, nets)
+    per_unit_hands = np.bincount(unit_index) if hands else np.zeros(0)
+    out = []
+    for j, name in enumerate(names):
+        total = int(nets[:, j].sum()) if hands else 0
+        sb = total / small_bet / hands if hands else 0.0
+        if len(units) > 1:
+            rates = units[:, j] / per_unit_hands / small_bet
+            se = float(rates.std(ddof=1) / np.sqrt(len(rates)))
+        else:
+            se = float("nan")
+        out.append(AgentResult(agent=name, seat=j, total=total, hands=hands, sb_per_hand=sb,
+                               mbb_per_hand=1000.0 * total / big_blind / hands if hands else 0.0,
+                               std_error=se, ci95=(sb - Z95 * se, sb + Z95 * se),
+                               faults=faults[j] if faults else 0))
+    return out

@@ -1,0 +1,31 @@
+"""The rules of fixed-limit Texas hold'em and nothing else: config, hand state machine, pots, records.
+
+The engine is the single source of truth for legality, pot arithmetic and showdown (GUIDE.md); it knows
+nothing of agents, the arena or interfaces.
+"""
+
+from pokerlab.engine.config import UNLIMITED_STACK, GameConfig
+from pokerlab.engine.records import HandRecord, acpc_state_line, parse_acpc_state_line, record_of, replay
+from pokerlab.engine.showdown import settle
+from pokerlab.engine.state import (
+    ACTION_LETTERS,
+    CALL,
+    FLOP,
+    FOLD,
+    PREFLOP,
+    RAISE,
+    RIVER,
+    ROUND_NAMES,
+    SHOWDOWN,
+    TURN,
+    UNKNOWN,
+    Action,
+    HandState,
+)
+from pokerlab.engine.view import SeatView, seat_view
+
+__all__ = [
+    "ACTION_LETTERS", "CALL", "FLOP", "FOLD", "PREFLOP", "RAISE", "RIVER", "ROUND_NAMES", "SHOWDOWN", "TURN",
+    "UNKNOWN", "UNLIMITED_STACK", "Action", "GameConfig", "HandRecord", "HandState", "SeatView",
+    "acpc_state_line", "parse_acpc_state_line", "record_of", "replay", "seat_view", "settle",
+]

@@ -1,0 +1,367 @@
+"""One hand of fixed-limit Texas hold'em as a small, fast state machine (GUIDE.md, "The game").
+
+Players are indexed by **position**: position 0 sits first left of the button and position n-1 is the
+button (the order of PokerKit's PHH players p1..pN). With three or more players position 0 posts the small
+blind and position 1 the big blind; heads-up the button posts the small blind and position 0 the big blind,
+so the button acts first before the flop and last after it. Pre-flop action starts left of the big blind,
+later rounds at position 0.
+
+The state holds only ints, lists of ints and int bitmasks, so `copy` and `act` cost a few microseconds
+(Loki-2's simulations copy states thousands of times per decision; see GUIDE.md "What comes later").
+All money is in chips.
+
+All-in rule (real stacks). A bet or raise is *full* when its increment over the previous high bet is at
+least the largest increment made so far in the round; the round's opening bet is always full. An all-in
+for less is *short*: it does not reopen the betting for players who already acted in the round (they may
+only call or fold), and a player who faces less than the largest increment cannot raise, unless several
+consecutive short all-ins add up to a full increment. A raise after a short all-in goes one full bet above
+it. Every bet or raise, short or full, counts towards the cap. This is PokerKit's rule, kept so that
+PokerKit's hand histories replay here unchanged. A player whose bet already covers every other player's
+whole stake, or who is the only one left able to act and owes nothing, is not asked to act.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from pokerlab.engine.config import GameConfig
+from pokerlab.engine.showdown import settle
+from pokerlab.errors import ConfigError, IllegalAction, InvalidCards
+from pokerlab.evaluator import rank_holdings
+
+FOLD, CALL, RAISE = 0, 1, 2
+PREFLOP, FLOP, TURN, RIVER, SHOWDOWN = 0, 1, 2, 3, 4
+#: Board cards visible in each round (pre-flop, flop, turn, river, after the hand).
+BOARD_SIZE = (0, 3, 4, 5, 5)
+ROUND_NAMES = ("pre-flop", "flop", "turn", "river", "showdown")
+#: ACPC letters of the actions: fold, call (or check), raise (or bet).
+ACTION_LETTERS = "fcr"
+#: A history entry that marks the start of the next betting round.
+ROUND_MARK = -1
+#: An unknown hole card (a replayed hand where a seat's cards were never shown).
+UNKNOWN = -1
+
+_ACTIVE, _FOLDED, _ALL_IN = 0, 1, 2
+_CHECK_OR_FOLD = (FOLD, CALL)
+_ALL_ACTIONS = (FOLD, CALL, RAISE)
+
+
+class Action(IntEnum):
+    """The three fixed-limit actions; plain ints 0, 1, 2 work everywhere an Action does."""
+
+    FOLD = FOLD
+    CALL = CALL  # check when nothing is owed
+    RAISE = RAISE  # bet when nothing is owed
+
+    @property
+    def letter(self) -> str:
+        """The ACPC letter: f, c or r."""
+        return ACTION_LETTERS[self]
+
+
+def _next_in(mask: int, p: int) -> int:
+    """The first position after p (cyclically) whose bit is set in the non-empty mask of positions."""
+    later = mask >> (p + 1)
+    if later:
+        return p + (later & -later).bit_length()
+    return (mask & -mask).bit_length() - 1
+
+
+class HandState:
+    """One hand in progress: start it with the positions' stacks, hole cards and board run-out.
+
+    * ``holes``: 2 * n card codes, position i holding ``holes[2i], holes[2i + 1]`` (`UNKNOWN` allowed for
+      a replayed hand, as long as that position never reaches a showdown).
+    * ``runout``: the five board cards in dealing order (fewer are allowed when the hand ends earlier).
+    * ``stacks``: chips each position holds before the blinds (default: the config's starting stack).
+    """
+
+    __slots__ = ("config", "n", "holes", "runout", "round", "stacks", "bets", "committed", "status",
+                 "actor", "active", "need", "acted", "raise_ok", "max_bet", "raise_size", "shorts",
+                 "bets_made", "in_hand", "history", "winnings", "ranks")
+
+    def __init__(self, config: GameConfig, holes: list[int], runout: list[int],
+                 stacks: list[int] | None = None, n: int | None = None) -> None:
+        if n is None:
+            n = len(holes) // 2 if stacks is None else len(stacks)
+        if not 2 <= n <= 10:
+            raise ConfigError(f"a hand needs 2 to 10 players, got {n}")
+        if stacks is None:
+            stacks = [config.starting_stack()] * n
+        if len(stacks) != n or len(holes) != 2 * n:
+            raise ConfigError(f"{n} players need {n} stacks and {2 * n} hole cards, got {len(stacks)} and "
+                              f"{len(holes)}")
+        if not all(c > 0 for c in stacks):
+            raise ConfigError(f"every player in a hand needs chips; stacks {list(stacks)}")
+        self.config = config
+        self.n = n
+        self.holes = list(holes)
+        self.runout = list(runout)
+        self.round = PREFLOP
+        self.stacks = list(stacks)
+        self.bets = [0] * n
+        self.committed = [0] * n
+        self.status = [_ACTIVE] * n
+        self.active = (1 << n) - 1
+        self.in_hand = n
+        self.history: list[int] = []
+        self.winnings: list[int] | None = None
+        self.ranks: list[int] | None = None
+        self.acted = 0
+        self.raise_ok = False
+        self.raise_size = 0
+        self.shorts = 0
+        self.bets_made = 1 if config.blind_counts_as_bet else 0
+        small, big = (1, 0) if n == 2 else (0, 1)
+        self._post(small, config.small_blind)
+        self._post(big, config.big_blind)
+        bets = self.bets
+        # PokerKit's opener: left of the largest blind actually posted (ties: the later position)
+        first = big if (bets[big], big) > (bets[small], small) else small
+        self.max_bet = bets[first]
+        self._begin_round((first + 1) % n)
+
+    # -- the rules ----------------------------------------------------------------------------------
+
+    def _post(self, p: int, amount: int) -> None:
+        """Put up to `amount` chips of position p into the pot (all-in when the stack runs out)."""
+        stack = self.stacks[p]
+        if amount >= stack:
+            amount = stack
+            self.status[p] = _ALL_IN
+            self.active &= ~(1 << p)
+        self.stacks[p] = stack - amount
+        self.bets[p] += amount
+        self.committed[p] += amount
+
+    def _begin_round(self, opener: int) -> None:
+        """Open a betting round; skip it (and deal on) while fewer than two players can bet."""
+        n = self.n
+        while True:
+            status, stacks, bets = self.status, self.stacks, self.bets
+            need = self.active
+            if need & (need - 1) and self.max_bet:  # pre-flop: drop whoever already covers every stake
+                totals = sorted(bets[i] + stacks[i] for i in range(n) if status[i] != _FOLDED)
+                second = totals[-2]
+                for i in range(n):
+                    if need >> i & 1 and second <= bets[i]:
+                        need &= ~(1 << i)
+            if need and not need & (need - 1) and bets[need.bit_length() - 1] >= self.max_bet:
+                need = 0  # a lone player who owes nothing has no decision
+            if need:
+                self.need = need
+                self.actor = _next_in(need, opener - 1)
+                return
+            self._next_round()
+            if self.round == SHOWDOWN:
+                return
+            opener = 0
+
+    def _next_round(self) -> None:
+        """Close the round's betting; deal the next round or settle the hand after the river."""
+        self.round += 1
+        if self.round == SHOWDOWN:
+            self._showdown()
+            return
+        self.history.append(ROUND_MARK)
+        n = self.n
+        self.bets = [0] * n
+        self.max_bet = 0
+        self.acted = 0
+        self.raise_size = 0
+        self.shorts = 0
+        self.bets_made = 0
+
+    def _can_raise(self, p: int) -> bool:
+        """Whether position p may bet or raise now (cap, all-in rule, someone left to answer)."""
+        config = self.config
+        if self.bets_made >= config.max_bets and not (config.no_cap_heads_up and self.in_hand == 2):
+            return False
+        stacks, bets, max_bet = self.stacks, self.bets, self.max_bet
+        to_call = max_bet - bets[p]
+        if stacks[p] <= to_call or to_call < self.raise_size:
+            return False
+        if self.shorts and self.acted >> p & 1:
+            return False
+        others = self.active & ~(1 << p)
+        while others:
+            low = others & -others
+            i = low.bit_length() - 1
+            if stacks[i] + bets[i] > max_bet:
+                return True
+            others ^= low
+        return False
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The actions the player to act may take: (FOLD, CALL) or (FOLD, CALL, RAISE); () when over."""
+        p = self.actor
+        if p < 0:
+            return ()
+        if self._can_raise(p):
+            self.raise_ok = True  # spares `act` the same test
+            return _ALL_ACTIONS
+        return _CHECK_OR_FOLD
+
+    def act(self, action: int) -> None:
+        """Apply the action of the player to act; raises `IllegalAction` naming the legal ones."""
+        p = self.actor
+        if p < 0:
+            raise IllegalAction(f"action {action!r} after the hand is over")
+        bets = self.bets
+        if action == CALL:
+            if self.max_bet > bets[p]:
+                self._post(p, self.max_bet - bets[p])
+            self.acted |= 1 << p
+        elif action == FOLD:
+            self.status[p] = _FOLDED
+            self.active &= ~(1 << p)
+            self.in_hand -= 1
+            self.acted |= 1 << p
+        elif action == RAISE and (self.raise_ok or self._can_raise(p)):
+            max_bet = self.max_bet
+            size = self.config.bet_size(self.round)
+            target = max_bet + (size if size > self.raise_size else self.raise_size)
+            self._post(p, target - bets[p])
+            increment = bets[p] - max_bet
+            self.acted = (1 << p) if increment >= self.raise_size else self.acted | (1 << p)
+            if increment > self.raise_size:
+                self.raise_size = increment
+            self.shorts = 0 if self.stacks[p] else self.shorts + increment
+            if self.shorts >= self.raise_size:
+                self.shorts = 0
+            self.max_bet = bets[p]
+            self.bets_made += 1
+            self.need = self.active
+        else:
+            legal = ", ".join(Action(a).name for a in self.legal_actions())
+            what = Action(action).name if action in _ALL_ACTIONS else repr(action)
+            raise IllegalAction(f"{what} is not allowed for position {p} in the {ROUND_NAMES[self.round]}; "
+                                f"legal: {legal}")
+        self.raise_ok = False
+        self.history.append(p << 2 | action)
+        need = self.need & ~(1 << p)
+        self.need = need
+        if self.in_hand == 1:
+            self._uncontested()
+        elif need:
+            later = need >> (p + 1)  # the next position after p that must act (as `_next_in`)
+            self.actor = p + (later & -later).bit_length() if later else (need & -need).bit_length() - 1
+        else:
+            self._next_round()
+            if self.round != SHOWDOWN:
+                self._begin_round(0)
+
+    def _uncontested(self) -> None:
+        """Everyone else folded: the last player takes the whole pot without showing."""
+        self.actor = -1
+        winner = 0
+        while self.status[winner] == _FOLDED:
+            winner += 1
+        self.winnings = [0] * self.n
+        self.winnings[winner] = sum(self.committed)
+
+    def _showdown(self) -> None:
+        """Rank the hands still in and settle the main pot and each side pot."""
+        self.actor = -1
+        n, status, holes = self.n, self.status, self.holes
+        live = [i for i in range(n) if status[i] != _FOLDED]
+        if len(self.runout) < 5:
+            raise InvalidCards(f"the showdown needs five board cards, only {len(self.runout)} are known")
+        if UNKNOWN in [holes[c] for i in live for c in (2 * i, 2 * i + 1)]:
+            unknown = [i for i in live if UNKNOWN in holes[2 * i:2 * i + 2]]
+            raise InvalidCards(f"hole cards of position(s) {unknown} are unknown at the showdown")
+        ranked = rank_holdings(self.runout[:5], [holes[2 * i:2 * i + 2] for i in live])
+        ranks = [0] * n
+        for i, r in zip(live, ranked, strict=True):
+            ranks[i] = r
+        self.ranks = ranks
+        self.winnings = settle(self.committed, ranks)
+
+    # -- reading the state --------------------------------------------------------------------------
+
+    def copy(self) -> HandState:
+        """An independent copy (lists copied, config shared): the cheap branch point for search."""
+        new = object.__new__(HandState)
+        new.config = self.config
+        new.n = self.n
+        new.holes = self.holes[:]
+        new.runout = self.runout[:]
+        new.round = self.round
+        new.stacks = self.stacks[:]
+        new.bets = self.bets[:]
+        new.committed = self.committed[:]
+        new.status = self.status[:]
+        new.actor = self.actor
+        new.active = self.active
+        new.need = self.need
+        new.acted = self.acted
+        new.raise_ok = self.raise_ok
+        new.max_bet = self.max_bet
+        new.raise_size = self.raise_size
+        new.shorts = self.shorts
+        new.bets_made = self.bets_made
+        new.in_hand = self.in_hand
+        new.history = self.history[:]
+        new.winnings = self.winnings
+        new.ranks = self.ranks
+        return new
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand is settled."""
+        return self.actor < 0
+
+    @property
+    def board(self) -> list[int]:
+        """The board cards dealt so far (none beyond the round where everyone else folded)."""
+        return self.runout[:BOARD_SIZE[self.round]]
+
+    @property
+    def pot(self) -> int:
+        """Chips in the pot, this round's bets included."""
+        return sum(self.committed)
+
+    def to_call(self, p: int | None = None) -> int:
+        """Chips position p (default: the player to act) must add to call (0: checking is free)."""
+        p = self.actor if p is None else p
+        return min(self.max_bet - self.bets[p], self.stacks[p]) if p >= 0 else 0
+
+    def folded(self, p: int) -> bool:
+        """Whether position p has folded."""
+        return self.status[p] == _FOLDED
+
+    def all_in(self, p: int) -> bool:
+        """Whether position p has no chips left behind."""
+        return self.status[p] == _ALL_IN
+
+    @property
+    def showdown(self) -> bool:
+        """True when the hand ended with two or more players showing their cards."""
+        return self.ranks is not None
+
+    @property
+    def nets(self) -> list[int]:
+        """Chips won (positive) or lost by each position; only once the hand is over. Sums to 0."""
+        if self.winnings is None:
+            raise IllegalAction("the hand is not over yet: nets are known only after it")
+        return [w - c for w, c in zip(self.winnings, self.committed, strict=True)]
+
+    def shown(self) -> list[bool]:
+        """Which positions showed their cards (those still in at a showdown)."""
+        if self.ranks is None:
+            return [False] * self.n
+        return [s != _FOLDED for s in self.status]
+
+    def actions(self) -> list[tuple[int, int, int]]:
+        """The betting so far as (round, position, action) triples."""
+        out, rnd = [], 0
+        for entry in self.history:
+            if entry == ROUND_MARK:
+                rnd += 1
+            else:
+                out.append((rnd, entry >> 2, entry & 3))
+        return out
+
+    def betting_string(self) -> str:
+        """The public betting in ACPC form, rounds separated by '/', e.g. "cr/cc/rc/c"."""
+        return "".join("/" if e == ROUND_MARK else ACTION_LETTERS[e & 3] for e in self.history)

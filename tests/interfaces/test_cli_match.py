@@ -1,0 +1,35 @@
+import io
+import json
+import sys
+
+from pokerlab.interfaces.cli import main
+
+
+def test_match_json_schema(capsys, tmp_path):
+    assert main(["match", "--agents", "random:2,call", "--hands", "40", "--seed", "3", "--json",
+                 "--out", str(tmp_path / "m")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hands"] == 40 and out["out"] == str(tmp_path / "m")
+    assert [r["agent"] for r in out["results"]] == ["random#1", "random#2", "call"]
+    assert [r["seat"] for r in out["results"]] == [0, 1, 2]
+    for r in out["results"]:
+        assert {"total", "sb_per_hand", "mbb_per_hand", "ci95"} <= set(r) and len(r["ci95"]) == 2
+
+
+def test_match_duplicate_text(capsys):
+    assert main(["match", "--agents", "call,raise", "--hands", "10", "--duplicate", "--workers", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "20 hands (10 duplicate deals)" in out and "raise" in out
+
+
+def test_match_errors_are_one_line(capsys):
+    assert main(["match", "--agents", "call,nobody", "--hands", "5"]) == 2
+    assert capsys.readouterr().err.startswith("pokerlab: error: unknown agent 'nobody'")
+    assert main(["match", "--agents", "call", "--hands", "5"]) == 2
+
+
+def test_play_with_scripted_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 200))
+    assert main(["play", "--opponents", "call", "--hands", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "you hold" in out and "hand over" in out and "after 3 hands you are" in out
