@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from functools import partial
+
 from pokerlab.agents.base import Agent
 from pokerlab.agents.human import HumanAgent
+from pokerlab.agents.loki1 import VARIANTS, Loki1Agent, basic_player
 from pokerlab.agents.simple import CallAgent, RaiseAgent, RandomAgent
+from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
 from pokerlab.errors import ConfigError
 
 _FACTORIES: dict[str, Callable[[], Agent]] = {}
@@ -54,3 +58,9 @@ register("random", RandomAgent)
 register("call", CallAgent)
 register("raise", RaiseAgent)
 register("human", HumanAgent)
+for _name, _config in VARIANTS.items():
+    register(_name, partial(Loki1Agent, _config))
+for _style in STYLES:
+    register(_style, partial(StereotypeAgent, _style))
+for _name, _tightness in (("bpl", "loose"), ("bpm", "moderate"), ("bpt", "tight")):
+    register(_name, partial(Loki1Agent, basic_player(_tightness)))

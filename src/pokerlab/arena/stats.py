@@ -34,19 +34,25 @@ class AgentResult:
 
 
 def summarize(names: list[str], nets: np.ndarray, deal_of_hand: np.ndarray, small_bet: int, big_blind: int,
-              faults: list[int] | None = None) -> list[AgentResult]:
-    """Per-agent results from per-hand nets (hands x agents, chips) and the deal index of each hand."""
-    hands = nets.shape[0]
+              faults: list[int] | None = None, copies: list[int] | None = None) -> list[AgentResult]:
+    """Per-agent results from per-hand nets (hands x agents, chips) and the deal index of each hand.
+
+    With ``copies``, column j holds the summed nets of copies[j] players of one kind (pooled results):
+    its hands and rates count every copy.
+    """
+    copies = copies or [1] * nets.shape[1]
+    table_hands = nets.shape[0]
     _, unit_index = np.unique(deal_of_hand, return_inverse=True)
-    units = np.zeros((unit_index.max() + 1 if hands else 0, nets.shape[1]))
+    units = np.zeros((unit_index.max() + 1 if table_hands else 0, nets.shape[1]))
     np.add.at(units, unit_index, nets)
-    per_unit_hands = np.bincount(unit_index) if hands else np.zeros(0)
+    per_unit_hands = np.bincount(unit_index) if table_hands else np.zeros(0)
     out = []
     for j, name in enumerate(names):
+        hands = table_hands * copies[j]
         total = int(nets[:, j].sum()) if hands else 0
         sb = total / small_bet / hands if hands else 0.0
         if len(units) > 1:
-            rates = units[:, j] / per_unit_hands / small_bet
+            rates = units[:, j] / (per_unit_hands * copies[j]) / small_bet
             se = float(rates.std(ddof=1) / np.sqrt(len(rates)))
         else:
             se = float("nan")
@@ -55,3 +61,11 @@ def summarize(names: list[str], nets: np.ndarray, deal_of_hand: np.ndarray, smal
                                std_error=se, ci95=(sb - Z95 * se, sb + Z95 * se),
                                faults=faults[j] if faults else 0))
     return out
+
+
+def pool_by_name(names: list[str], nets: np.ndarray) -> tuple[list[str], np.ndarray, list[int], list[int]]:
+    """Pool the columns of players of the same name: (names, summed nets, copies, first seat of each)."""
+    kinds = list(dict.fromkeys(names))
+    columns = [[j for j, n in enumerate(names) if n == kind] for kind in kinds]
+    pooled = np.stack([nets[:, cols].sum(axis=1) for cols in columns], axis=1)
+    return kinds, pooled, [len(cols) for cols in columns], [cols[0] for cols in columns]

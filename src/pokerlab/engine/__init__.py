@@ -9,6 +9,7 @@ from pokerlab.engine.records import HandRecord, acpc_state_line, parse_acpc_stat
 from pokerlab.engine.showdown import settle
 from pokerlab.engine.state import (
     ACTION_LETTERS,
+    BOARD_SIZE,
     CALL,
     FLOP,
     FOLD,
@@ -25,7 +26,7 @@ from pokerlab.engine.state import (
 from pokerlab.engine.view import SeatView, seat_view
 
 __all__ = [
-    "ACTION_LETTERS", "CALL", "FLOP", "FOLD", "PREFLOP", "RAISE", "RIVER", "ROUND_NAMES", "SHOWDOWN", "TURN",
+    "ACTION_LETTERS", "BOARD_SIZE", "CALL", "FLOP", "FOLD", "PREFLOP", "RAISE", "RIVER", "ROUND_NAMES", "SHOWDOWN", "TURN",
     "UNKNOWN", "UNLIMITED_STACK", "Action", "GameConfig", "HandRecord", "HandState", "SeatView",
     "acpc_state_line", "parse_acpc_state_line", "record_of", "replay", "seat_view", "settle",
 ]

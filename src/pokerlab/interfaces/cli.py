@@ -181,6 +181,25 @@ def cmd_history_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_experiment(args: argparse.Namespace) -> int:
+    """Run one of the papers' experiments (duplicate, pooled per player kind) and report each kind."""
+    from pokerlab.experiments import EXPERIMENTS
+
+    kwargs = {"deals": args.deals} if args.deals is not None else {}
+    result = EXPERIMENTS[args.name](seed=args.seed, workers=args.workers, out=args.out,
+                                    progress=not args.json, **kwargs)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(f"{args.name}: {result.deals} deals, {result.hands} hands, seed {args.seed}")
+    print(f"{'agent':<22}{'hands':>9}{'sb/hand':>10}  95% CI (sb/hand)")
+    for r in sorted(result.results, key=lambda r: -r.sb_per_hand):
+        print(f"{r.agent:<22}{r.hands:>9}{r.sb_per_hand:>+10.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]")
+    if result.out:
+        print(f"results in {result.out} (pooled_bankroll.png, pooled_summary.json)")
+    return 0
+
+
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--small-bet", type=int, default=10, help="small bet in chips (default 10)")
@@ -237,6 +256,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=10, help="hands to play (default 10)")
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("experiment", help="reproduce a paper's experiment", description=cmd_experiment.__doc__)
+    p.add_argument("name", choices=["loki-ablation", "loki-vs-styles"], help="which experiment")
+    p.add_argument("--deals", type=int, default=None,
+                   help="duplicate deals (default: 10000 for the ablation, 2000 against the styles)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
+    p.add_argument("--out", default=None, help="results folder")
+    p.add_argument("--json", action="store_true", help="print the pooled results as one JSON object")
+    p.set_defaults(func=cmd_experiment)
 
     p = sub.add_parser("history", help="hand histories", description="Work with hand histories.")
     hist = p.add_subparsers(dest="history_command", required=True, parser_class=_Parser)

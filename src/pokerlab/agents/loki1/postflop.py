@@ -11,8 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.analysis.effective import pot_odds
-
-FLOP, TURN, RIVER = 1, 2, 3
+from pokerlab.engine import RIVER
 
 
 @dataclass(frozen=True)

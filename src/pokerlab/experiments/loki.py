@@ -1,0 +1,73 @@
+"""Loki-1's experiments: the ablation of seed 000 Fig 1 and Loki-1 against a field of stereotypes.
+
+* ``loki-ablation``: ten seats, two copies each of Fig 1's players A-E (`pokerlab.agents.loki1.VARIANTS`),
+  a duplicate tournament (every deal replayed ten times, seat = (k * j) mod 11, Papp §8.1). The seed reports
+  A best (about +0.08 sb/hand) and E worst (about -0.11).
+* ``loki-vs-styles``: two Loki-1s against two each of seed 004's four stereotypes, duplicate.
+
+Results are pooled per player kind (the copies of one variant count together) and written to the results
+folder beside the match's own files: pooled_summary.json and pooled_bankroll.png.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from pokerlab.arena import play_match
+from pokerlab.arena.output import plot_bankroll
+from pokerlab.arena.stats import AgentResult, pool_by_name, summarize
+from pokerlab.engine import GameConfig
+
+#: Seed 000 Fig 1's players, in the paper's order A-E.
+ABLATION = ("loki1", "loki1-uniform", "loki1-simple-preflop", "loki1-no-potential", "loki1-basic")
+STYLES_FIELD = ("loki1", "loose-passive", "loose-aggressive", "tight-passive", "tight-aggressive")
+
+
+@dataclass(frozen=True)
+class PooledResult:
+    """Results pooled per player kind; `to_json` has the schema of ``pokerlab match --json``."""
+
+    hands: int
+    deals: int
+    seed: int
+    results: list[AgentResult]
+    out: Path | None
+
+    def to_json(self) -> dict:
+        return {"hands": self.hands, "deals": self.deals, "duplicate": True, "seed": self.seed,
+                "results": [r.to_json() for r in self.results], "out": str(self.out) if self.out else None}
+
+
+def run_pooled(lineup: list[str], deals: int, seed: int = 0, *, config: GameConfig | None = None,
+               workers: int = 1, out: str | Path | None = None, progress: bool = False) -> PooledResult:
+    """A duplicate tournament of `lineup` (agent names, one per seat) with results pooled per name."""
+    config = config or GameConfig()
+    match = play_match(lineup, deals, config, seed, duplicate=True, workers=workers, out=out, progress=progress)
+    kinds, pooled, copies, first_seats = pool_by_name(lineup, match.nets)
+    results = summarize(kinds, pooled, match.deal_of_hand, config.small_bet, config.big_blind,
+                        [sum(match.faults[j] for j, n in enumerate(lineup) if n == k) for k in kinds], copies)
+    results = [replace(r, seat=seat) for r, seat in zip(results, first_seats, strict=True)]
+    result = PooledResult(match.hands, deals, seed, results, match.out)
+    if match.out:
+        (match.out / "pooled_summary.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
+        per_copy = pooled / np.array(copies, dtype=np.float64)
+        plot_bankroll(per_copy, kinds, config.small_bet, match.out / "pooled_bankroll.png")
+    return result
+
+
+def loki_ablation(deals: int = 10_000, seed: int = 0, **options) -> PooledResult:
+    """Seed 000 Fig 1: two copies each of players A-E at ten seats, duplicate."""
+    return run_pooled([name for name in ABLATION for _ in range(2)], deals, seed, **options)
+
+
+def loki_vs_styles(deals: int = 2_000, seed: int = 0, **options) -> PooledResult:
+    """Two Loki-1s against two each of the four stereotyped opponents (seed 004 §4.1), duplicate."""
+    return run_pooled([name for name in STYLES_FIELD for _ in range(2)], deals, seed, **options)
+
+
+#: The experiments the CLI offers, by name.
+EXPERIMENTS = {"loki-ablation": loki_ablation, "loki-vs-styles": loki_vs_styles}
