@@ -38,6 +38,7 @@ class Loki1Agent(Agent):
         self.config = config or VARIANTS["loki1"]
         self.frequencies: dict[int, ActionFrequencies] = {}  # per opponent identity, across hands
         self._hand: HandFollower | None = None
+        self.last_hand: HandFollower | None = None  # the finished hand, for inspection
         self.last_rule = ""  # which rule decided the last action (for logs and tests)
 
     def reset(self, rng: np.random.Generator) -> None:
@@ -65,7 +66,7 @@ class Loki1Agent(Agent):
         return {"f": FOLD, "c": CALL, "r": RAISE}[letter]
 
     def hand_over(self, view: SeatView, nets: tuple[int, ...]) -> None:
-        self._follow(view, reweighting=False)  # count the opponents' last actions
+        self.last_hand = self._follow(view, reweighting=False)  # count the opponents' last actions
         self._hand = None
 
     def _preflop(self, view: SeatView, hand: HandFollower) -> str:

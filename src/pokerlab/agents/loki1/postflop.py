@@ -2,6 +2,8 @@
 
 Aggressive options are tried first and passive calling options last; the first rule that bets, raises
 or calls decides. All thresholds are on the optimistic effective hand strength EHS' (LOKI-SPEC §2.4).
+One rule is ours [OUR CHOICE]: with HS_n >= 0.98 (a near-certain winner) Loki raises until the betting
+is capped, like the pre-flop Make4, where Papp's Make2 would stop raising at two bets.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pokerlab.engine import RIVER
 class PostflopRules:
     """The constants of the post-flop rules; defaults from Papp App. B or LOKI-SPEC [OUR CHOICE]."""
 
+    make4: float = 0.98  # [OUR CHOICE] a near-certain winner raises until capped, as Make4 does pre-flop
     make2: float = 0.85  # Papp App. B
     make1: float = 0.50  # Papp App. B
     deception: bool = True  # rule 1 [OUR CHOICE parameters below]
@@ -79,6 +82,8 @@ def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator)
                 and s.opponents_active <= rules.bluff_max_opponents
                 and rng.random() < rules.bluff_probability):
             return "r", "bluff"
+    if s.hand_strength_n >= rules.make4:
+        return raise_or_call, "make4"
     if s.ehs_optimistic >= rules.make2:
         return ("r" if s.bets_made < 2 and s.can_raise else "c"), "make2"
     if s.ehs_optimistic >= rules.make1:

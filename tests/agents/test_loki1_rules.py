@@ -135,6 +135,8 @@ def rule(s, rules=PLAIN, seed=0):
 
 
 def test_postflop_priority_order():
+    assert rule(replace(BASE, hand_strength_n=0.99, ehs_optimistic=0.99, bets_to_call=3, bets_made=3,
+                        to_call=30)) == ("r", "make4")
     assert rule(replace(BASE, ehs_optimistic=0.9)) == ("r", "make2")
     assert rule(replace(BASE, ehs_optimistic=0.9, bets_to_call=2, bets_made=2, to_call=20)) == ("c", "make2")
     assert rule(replace(BASE, ehs_optimistic=0.6)) == ("r", "make1")

@@ -1,0 +1,115 @@
+"""Behaviour of the Loki-1 agent in play (seed 000 §4, LOKI-SPEC §1-4)."""
+
+import numpy as np
+import pytest
+
+from pokerlab import GameConfig, HandState, duplicate_tournament, make_agent, play_match
+from pokerlab.agents import Agent
+from pokerlab.agents.loki1 import VARIANTS, Loki1Agent, Loki1Config
+from pokerlab.cards import parse_cards
+from pokerlab.engine import CALL, FOLD, RAISE, seat_view
+from pokerlab.errors import ConfigError
+from pokerlab.modeling.frequencies import RAISE as RAISE_COUNT
+from pokerlab.modeling.reweighting import MIN_WEIGHT
+from pokerlab.modeling.weights import holding_index
+
+
+class Checked(Agent):
+    """Wraps a Loki-1 and records every (to_call, action) it produced."""
+
+    def __init__(self, inner: Agent) -> None:
+        super().__init__()
+        self.inner, self.name, self.seen = inner, inner.name, []
+
+    def reset(self, rng):
+        super().reset(rng)
+        self.inner.reset(rng)
+
+    def act(self, view):
+        action = self.inner.act(view)
+        self.seen.append((view.to_call, action, view.legal_actions))
+        return action
+
+    def hand_over(self, view, nets):
+        self.inner.hand_over(view, nets)
+
+
+def test_never_folds_when_checking_is_free_and_acts_legally():
+    players = [Checked(make_agent(name)) for name in
+               ("loki1", "loki1-basic", "loki1-uniform", "loki1-no-potential", "loki1-simple-preflop", "raise")]
+    play_match(players, 150, seed=4)
+    for p in players[:5]:
+        assert p.seen
+        assert all(action in legal for _, action, legal in p.seen)
+        assert not any(to_call == 0 and action == FOLD for to_call, action, _ in p.seen)
+        assert any(action == RAISE for _, action, _ in p.seen)
+
+
+def test_raises_the_nuts_on_every_street():
+    """With the royal flush from the flop on, Loki-1 raises on every street (a deceptive check included:
+    the opponents, who bet whenever they can, then face its raise)."""
+    holes = parse_cards("2c 7d 3c 8d As Ks 4c 9d")
+    board = parse_cards("Qs Js Ts 2h 3h")
+    for seed in range(5):
+        state = HandState(GameConfig(), holes, board)
+        loki = Loki1Agent()
+        loki.reset(np.random.default_rng(seed))
+        raised_on = set()
+        while not state.is_over:
+            if state.actor == 2:
+                view = seat_view(state, 2)
+                action = loki.act(view)
+                if action == RAISE:
+                    raised_on.add(view.round)
+            else:
+                action = RAISE if RAISE in state.legal_actions() else CALL
+            state.act(action)
+        assert raised_on >= {1, 2, 3}, (seed, raised_on)
+
+
+class Recorder(Loki1Agent):
+    """A Loki-1 that notes, after each showdown, the weight it gave each shown opponent's real holding."""
+
+    def __init__(self) -> None:
+        super().__init__(VARIANTS["loki1-generic"])
+        self.revealed: list[float] = []
+
+    def hand_over(self, view, nets):
+        super().hand_over(view, nets)
+        for p, cards in view.shown.items():
+            if p != view.position:
+                self.revealed.append(self.last_hand.weights[p, holding_index(list(cards))])
+
+
+def test_revealed_hands_keep_weight_above_the_floor():
+    """After a showdown, the real holding of an opponent that showed stays above the 0.01 floor in the
+    weight table Loki built from that opponent's actions (in self-play opponents act as Loki models them)."""
+    lokis = [Recorder() for _ in range(4)]
+    play_match(lokis, 300, seed=8)
+    weights = np.concatenate([agent.revealed for agent in lokis])
+    assert len(weights) > 100
+    assert np.mean(weights > MIN_WEIGHT) >= 0.9
+
+
+def test_specific_model_moves_toward_an_opponent_who_always_raises():
+    loki = Loki1Agent(VARIANTS["loki1"])
+    play_match([loki, "raise"], 200, seed=6, block=200)
+    model = loki.frequencies[1]  # the raiser sits in seat 1
+    for round_index in range(4):
+        assert model.mixed(round_index, 0)[RAISE_COUNT] > 0.95
+    # facing a bet, the threshold a raise implies (the share that folds) drops from Table B.2's 0.5
+    assert model.mixed(0, 1)[0] < 0.1
+
+
+def test_config_is_validated():
+    for bad in ({"tightness": "wild"}, {"preflop": "fancy"}, {"modelling": "psychic"},
+                {"flop_lookahead": 3}, {"probability_play": 1.5}, {"postflop_sigma": -1}):
+        with pytest.raises(ConfigError):
+            Loki1Config(**bad)
+
+
+@pytest.mark.parametrize("opponent", ["loose-passive", "loose-aggressive", "tight-passive", "tight-aggressive",
+                                      "call", "raise", "random"])
+def test_beats_each_stereotype_and_simple_agent_heads_up(opponent):
+    result = duplicate_tournament(["loki1", opponent], 300, seed=5)
+    assert result.results[0].sb_per_hand > 0.1, result.results[0]
