@@ -5,7 +5,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from pokerlab.analysis.effective import pot_odds
 from pokerlab.agents.loki1.postflop import (
     PostflopRules,
     PostflopSituation,
@@ -21,6 +20,7 @@ from pokerlab.agents.loki1.preflop import (
     strategy_action,
     threshold,
 )
+from pokerlab.analysis.effective import pot_odds
 from pokerlab.modeling.frequencies import (
     CALL,
     DEFAULT_FREQUENCIES,

@@ -6,7 +6,6 @@ Adding a player is one line: ``register("loki1", Loki1Agent)``.
 from __future__ import annotations
 
 from collections.abc import Callable
-
 from functools import partial
 
 from pokerlab.agents.base import Agent

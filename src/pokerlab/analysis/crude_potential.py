@@ -71,7 +71,8 @@ def crude_potential(hole: CardsLike, board: CardsLike) -> float:
         ours = [c for c in hole_codes if c % 4 == s]
         if suits[s] == 4 and ours:
             flush_draw = True
-            outs += FLUSH_OUTS if len(ours) == 2 else FLUSH_OUTS * (0.5 + 0.5 * max(c // 4 for c in ours) / 12)
+            top_suited = max(c // 4 for c in ours)
+            outs += FLUSH_OUTS if len(ours) == 2 else FLUSH_OUTS * (0.5 + 0.5 * top_suited / 12)
     board_ranks = _rank_bits(board_codes)
     completing = 0
     for r in range(13):

@@ -26,7 +26,8 @@ from pokerlab.engine.state import (
 from pokerlab.engine.view import SeatView, seat_view
 
 __all__ = [
-    "ACTION_LETTERS", "BOARD_SIZE", "CALL", "FLOP", "FOLD", "PREFLOP", "RAISE", "RIVER", "ROUND_NAMES", "SHOWDOWN", "TURN",
+    "ACTION_LETTERS", "BOARD_SIZE", "CALL", "FLOP", "FOLD", "PREFLOP", "RAISE", "RIVER", "ROUND_NAMES",
+    "SHOWDOWN", "TURN",
     "UNKNOWN", "UNLIMITED_STACK", "Action", "GameConfig", "HandRecord", "HandState", "SeatView",
     "acpc_state_line", "parse_acpc_state_line", "record_of", "replay", "seat_view", "settle",
 ]

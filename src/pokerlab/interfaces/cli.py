@@ -257,7 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("experiment", help="reproduce a paper's experiment", description=cmd_experiment.__doc__)
+    p = sub.add_parser("experiment", help="reproduce a paper's experiment",
+                       description=cmd_experiment.__doc__)
     p.add_argument("name", choices=["loki-ablation", "loki-vs-styles"], help="which experiment")
     p.add_argument("--deals", type=int, default=None,
                    help="duplicate deals (default: 10000 for the ablation, 2000 against the styles)")

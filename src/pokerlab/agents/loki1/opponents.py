@@ -11,7 +11,12 @@ import numpy as np
 
 from pokerlab.agents.loki1.config import Loki1Config
 from pokerlab.engine import BOARD_SIZE, CALL, FOLD, PREFLOP, RAISE
-from pokerlab.modeling.frequencies import DEFAULT_FREQUENCIES, ActionFrequencies, bet_bucket, threshold_percentile
+from pokerlab.modeling.frequencies import (
+    DEFAULT_FREQUENCIES,
+    ActionFrequencies,
+    bet_bucket,
+    threshold_percentile,
+)
 from pokerlab.modeling.holding_values import postflop_values, preflop_values, sorted_preflop_values
 from pokerlab.modeling.reweighting import percentile_value, reweight
 from pokerlab.modeling.weights import NUM_HOLDINGS, field_array

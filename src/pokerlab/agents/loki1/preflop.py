@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+
 class PreflopStrategy(IntEnum):
     """Pre-flop strategies, least aggressive first (LOKI-SPEC §1.3)."""
 
