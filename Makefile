@@ -17,6 +17,7 @@ test: $(STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/pokerlab demo
+	$(VENV)/bin/pokerlab experiment loki-ablation --deals 200 --seed 1 --workers 2 --out results/loki-ablation-200
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(PY) $$f || exit 1; done

@@ -56,7 +56,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """A short demonstration: deal and rank seeded random hands, then show famous ones."""
+    """A short demonstration: rank seeded random hands and famous ones, then assess seed 000's example."""
     import numpy as np
 
     from pokerlab.cards import Deck
@@ -72,6 +72,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for text in named:
         r = _rank_report(text)
         print(f"  {r['cards']:<22} {r['description']:<40} rank {r['rank']}")
+    report = assess("Ad Qc", "3h 4c Jh").to_dict()
+    print("Seed 000's example, Ad Qc on 3h 4c Jh against one opponent (Table 2):")
+    print(f"  ahead {report['ahead']:g}, tied {report['tied']:g}, behind {report['behind']:g}: "
+          f"HS {report['hand_strength']:.3f}; Ppot {report['ppot2']:.3f}, Npot {report['npot2']:.3f}; "
+          f"EHS' {report['ehs_optimistic']:.3f}")
     return 0
 
 
