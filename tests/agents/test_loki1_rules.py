@@ -12,6 +12,7 @@ from pokerlab.agents.loki1.postflop import (
     semi_bluff_odds,
 )
 from pokerlab.agents.loki1.preflop import (
+    PreflopRules,
     PreflopStrategy,
     expected_players,
     player_group,
@@ -59,6 +60,8 @@ def test_groups_from_expected_players():
 
 def test_small_blind_call_strategies():
     assert select_strategy(60, 7, "tight", position=9, small_blind=True) == PreflopStrategy.CALL2
+    stricter = PreflopRules(small_blind_call2=100)
+    assert select_strategy(60, 7, "tight", 9, True, stricter) == PreflopStrategy.CALL1
     assert select_strategy(-50, 7, "tight", position=9, small_blind=True) == PreflopStrategy.CALL1
     assert select_strategy(-50, 7, "tight", position=9, small_blind=False) == PreflopStrategy.MAKE0
 

@@ -81,7 +81,7 @@ class Loki1Agent(Agent):
         config, me = self.config, view.position
         kind = hand_type(view.hole)
         if config.preflop == "simple":
-            return select_strategy(shipped_table(7)[kind], 7, config.tightness, position=0)
+            return select_strategy(shipped_table(7)[kind], 7, config.tightness, 0, rules=config.preflop_rules)
         others = [p for p in range(view.players) if p != me and not hand.folded[p]]
         voluntarily_in = sum(1 for p in others if hand.voluntary[p])
         still_to_act = sum(1 for p in others if not hand.acted[p])
@@ -89,7 +89,8 @@ class Loki1Agent(Agent):
         in_pot = [p for p in range(view.players) if not hand.folded[p]]
         position = preflop_position(in_pot.index(me) + 1, len(in_pot))
         small_blind = me == blind_positions(view.players)[0]
-        return select_strategy(shipped_table(group)[kind], group, config.tightness, position, small_blind)
+        return select_strategy(shipped_table(group)[kind], group, config.tightness, position, small_blind,
+                               config.preflop_rules)
 
     def _postflop(self, view: SeatView, hand: HandFollower) -> str:
         config = self.config

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pokerlab.agents.loki1.postflop import PostflopRules
-from pokerlab.agents.loki1.preflop import TIGHTNESS
+from pokerlab.agents.loki1.preflop import TIGHTNESS, PreflopRules
 from pokerlab.errors import ConfigError
 
 
@@ -30,6 +30,8 @@ class Loki1Config:
       modelling only breaks even against an always-raising maniac heads-up (+0.11 sb/hand, CI
       [-0.07, 0.29], 1,500 duplicate deals, seed 7) where specific modelling wins +0.92 [0.71, 1.13].
     * ``flop_lookahead``: 2 (EHS' on the flop with the two-card Ppot, LOKI-SPEC §2.3) or 1.
+    * ``preflop_rules`` and ``rules``: the pre-flop table B.1 and small-blind thresholds, and the post-flop
+      rule constants (deception included).
     """
 
     tightness: str = "loose"
@@ -42,6 +44,7 @@ class Loki1Config:
     preflop_sigma: float = 330.0  # Papp §7.2.2, IR x 1000
     postflop_sigma: float = 0.2  # [OUR CHOICE] LOKI-SPEC §4.5
     no_reweight_percentile: float = 0.05  # Papp §7.2.2: no re-weighting below the 5th percentile
+    preflop_rules: PreflopRules = field(default_factory=PreflopRules)
     rules: PostflopRules = field(default_factory=PostflopRules)
 
     def __post_init__(self) -> None:

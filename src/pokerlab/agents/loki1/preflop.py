@@ -6,7 +6,10 @@ number of players and its position, and keeps that strategy for the rest of the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import IntEnum
+from types import MappingProxyType
 
 
 class PreflopStrategy(IntEnum):
@@ -27,7 +30,7 @@ TIGHTNESS = ("tight", "moderate", "loose")
 #: Table B.1 [base, increment] (IR x 1000) per (group, tightness) for MAKE1, MAKE2, MAKE4.
 #: Only the 3-4 player moderate bases and tight MAKE2 are the source's; the rest is LOKI-SPEC §1.3's
 #: provisional table, chosen to select the same fractions of hands in IR2 and IR7.
-THRESHOLDS: dict[tuple[int, str], dict[PreflopStrategy, tuple[int, int]]] = {
+THRESHOLDS: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] = MappingProxyType({
     (2, "tight"): {PreflopStrategy.MAKE1: (110, 15), PreflopStrategy.MAKE2: (155, 25),
                    PreflopStrategy.MAKE4: (340, 25)},
     (2, "moderate"): {PreflopStrategy.MAKE1: (72, 15), PreflopStrategy.MAKE2: (155, 25),
@@ -46,10 +49,19 @@ THRESHOLDS: dict[tuple[int, str], dict[PreflopStrategy, tuple[int, int]]] = {
                       PreflopStrategy.MAKE4: (720, 60)},
     (7, "loose"): {PreflopStrategy.MAKE1: (-30, 30), PreflopStrategy.MAKE2: (200, 60),
                    PreflopStrategy.MAKE4: (650, 60)},
-}
-#: The small blind's fixed thresholds for CALL1 ("call half a bet") and CALL2 ("call 1.5 bets")
-#: [OUR CHOICE, LOKI-SPEC §1.3]; consulted after the MAKE thresholds.
-SMALL_BLIND_CALL1, SMALL_BLIND_CALL2 = -100, 50
+})
+
+
+@dataclass(frozen=True)
+class PreflopRules:
+    """The pre-flop constants: Table B.1 (``thresholds``) and the small blind's fixed thresholds for CALL1
+    ("call half a bet") and CALL2 ("call 1.5 bets") [OUR CHOICE, LOKI-SPEC §1.3], consulted after the MAKE
+    thresholds. IR x 1000."""
+
+    thresholds: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] = field(
+        default_factory=lambda: THRESHOLDS)
+    small_blind_call1: int = -100
+    small_blind_call2: int = 50
 
 
 def expected_players(voluntarily_in: int, still_to_act: int, probability_play: float = 0.6) -> float:
@@ -75,22 +87,23 @@ def preflop_position(seats_left_of_button: int, num_inpot: int) -> int:
     return (num_inpot - seats_left_of_button) % num_inpot
 
 
-def threshold(strategy: PreflopStrategy, group: int, tightness: str, position: int) -> int:
+def threshold(strategy: PreflopStrategy, group: int, tightness: str, position: int,
+              rules: PreflopRules = PreflopRules()) -> int:
     """threshold = base + increment * position (Papp eq. 6.1), IR x 1000."""
-    base, increment = THRESHOLDS[(group, tightness)][strategy]
+    base, increment = rules.thresholds[(group, tightness)][strategy]
     return base + increment * position
 
 
 def select_strategy(income_rate: float, group: int, tightness: str, position: int,
-                    small_blind: bool = False) -> PreflopStrategy:
+                    small_blind: bool = False, rules: PreflopRules = PreflopRules()) -> PreflopStrategy:
     """The most aggressive strategy whose threshold the hand's income rate reaches (Peña node21)."""
     for strategy in (PreflopStrategy.MAKE4, PreflopStrategy.MAKE2, PreflopStrategy.MAKE1):
-        if income_rate >= threshold(strategy, group, tightness, position):
+        if income_rate >= threshold(strategy, group, tightness, position, rules):
             return strategy
     if small_blind:
-        if income_rate >= SMALL_BLIND_CALL2:
+        if income_rate >= rules.small_blind_call2:
             return PreflopStrategy.CALL2
-        if income_rate >= SMALL_BLIND_CALL1:
+        if income_rate >= rules.small_blind_call1:
             return PreflopStrategy.CALL1
     return PreflopStrategy.MAKE0
 
