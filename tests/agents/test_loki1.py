@@ -1,5 +1,7 @@
 """Behaviour of the Loki-1 agent in play (seed 000 §4, LOKI-SPEC §1-4)."""
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -100,6 +102,14 @@ def test_specific_model_moves_toward_an_opponent_who_always_raises():
         assert model.mixed(round_index, 0)[RAISE_COUNT] > 0.95
     # facing a bet, the threshold a raise implies (the share that folds) drops from Table B.2's 0.5
     assert model.mixed(0, 1)[0] < 0.1
+
+
+def test_agents_travel_to_worker_processes():
+    """Parallel matches pickle the agents: a Loki-1 in mid-match must survive the trip."""
+    loki = Loki1Agent()
+    play_match([loki, "call"], 5, seed=1)
+    copy = pickle.loads(pickle.dumps(loki))
+    assert copy.config == loki.config and copy.frequencies.keys() == loki.frequencies.keys()
 
 
 def test_config_is_validated():

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from types import MappingProxyType
 
 
 class PreflopStrategy(IntEnum):
@@ -30,7 +29,7 @@ TIGHTNESS = ("tight", "moderate", "loose")
 #: Table B.1 [base, increment] (IR x 1000) per (group, tightness) for MAKE1, MAKE2, MAKE4.
 #: Only the 3-4 player moderate bases and tight MAKE2 are the source's; the rest is LOKI-SPEC §1.3's
 #: provisional table, chosen to select the same fractions of hands in IR2 and IR7.
-THRESHOLDS: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] = MappingProxyType({
+THRESHOLDS: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] = {
     (2, "tight"): {PreflopStrategy.MAKE1: (110, 15), PreflopStrategy.MAKE2: (155, 25),
                    PreflopStrategy.MAKE4: (340, 25)},
     (2, "moderate"): {PreflopStrategy.MAKE1: (72, 15), PreflopStrategy.MAKE2: (155, 25),
@@ -49,7 +48,7 @@ THRESHOLDS: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] 
                       PreflopStrategy.MAKE4: (720, 60)},
     (7, "loose"): {PreflopStrategy.MAKE1: (-30, 30), PreflopStrategy.MAKE2: (200, 60),
                    PreflopStrategy.MAKE4: (650, 60)},
-})
+}
 
 
 @dataclass(frozen=True)
