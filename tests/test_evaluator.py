@@ -150,3 +150,12 @@ def test_bad_input_is_reported():
     with pytest.raises(InvalidCards, match="1..7462"):
         describe(0)
     assert evaluate_batch(np.zeros((0, 7), dtype=np.uint8)).shape == (0,)
+    with pytest.raises(InvalidCards, match="out must be"):
+        evaluate_batch(np.arange(7)[None], out=np.empty(2, dtype=np.int32))
+
+
+def test_batch_into_a_given_array(rng):
+    hands = random_hands(rng, 1000, 7)
+    out = np.zeros(1000, dtype=np.int32)
+    assert evaluate_batch(hands, out=out) is out
+    assert np.array_equal(out, [evaluate(h.tolist()) for h in hands])

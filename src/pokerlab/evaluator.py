@@ -116,8 +116,10 @@ def _rank_rows(cards: np.ndarray, n_cards: int, out: np.ndarray) -> bool:
     return bad == 0
 
 
-def evaluate_batch(cards: np.ndarray) -> np.ndarray:
+def evaluate_batch(cards: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Ranks (int32, shape (n,)) of n hands given as card codes in an (n, 5), (n, 6) or (n, 7) array.
+
+    ``out``, an int32 array of shape (n,), receives the ranks when given (saves allocating it per call).
 
     Raises `InvalidCards` naming the first row with a code outside 0..51 or a repeated card.
     """
@@ -135,7 +137,11 @@ def evaluate_batch(cards: np.ndarray) -> np.ndarray:
     elif arr.size and arr.max() > 51:
         row = int(np.argmax((arr > 51).any(axis=1)))
         raise InvalidCards(f"row {row} of the batch holds a card code outside 0..51: {arr[row].tolist()}")
-    out = np.empty(arr.shape[0], dtype=np.int32)
+    if out is None:
+        out = np.empty(arr.shape[0], dtype=np.int32)
+    elif out.shape != (arr.shape[0],) or out.dtype != np.int32 or not out.flags.c_contiguous:
+        raise InvalidCards(f"out must be a contiguous int32 array of shape ({arr.shape[0]},); "
+                           f"got {out.dtype} {out.shape}")
     n_cards = arr.shape[1]
     if n_cards < 7:
         padded = np.full((arr.shape[0], 7), _PAD, dtype=np.uint8)
