@@ -24,6 +24,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
 
 tables: $(STAMP)
 	$(PY) -m pokerlab.evaluator_tables

@@ -120,30 +120,64 @@ def main() -> None:
         return out
 
     table = potential_counts(known.hole, known.board, known.weights, 2)
-    rows.append(("two-card potential, 1,070,190 cases", "<= 10 ms",
-                 best_time(lambda: potential_counts(known.hole, known.board, known.weights, 2), 20),
-                 peers(peer_potential, table)))
-    rows.append(("two-card potential, weighted", "<= 15 ms",
-                 best_time(lambda: potential_counts(weighted.hole, weighted.board, weighted.weights, 2), 20),
-                 {}))
-    rows.append(("hand_potential(): 2 and 1 cards to come, from text", "",
-                 best_time(lambda: hand_potential("Ad Qc", "3h 4c Jh"), 20), {}))
-    rows.append(("hand_strength(): 1,081 subcases, from text", "<= 0.1 ms",
-                 best_time(lambda: hand_strength("Ad Qc", "3h 4c Jh"), 500),
-                 peers(peer_strength, hand_strength("Ad Qc", "3h 4c Jh").hand_strength)))
+    rows.append(
+        (
+            "two-card potential, 1,070,190 cases",
+            "<= 10 ms",
+            best_time(lambda: potential_counts(known.hole, known.board, known.weights, 2), 20),
+            peers(peer_potential, table),
+        )
+    )
+    rows.append(
+        (
+            "two-card potential, weighted",
+            "<= 15 ms",
+            best_time(lambda: potential_counts(weighted.hole, weighted.board, weighted.weights, 2), 20),
+            {},
+        )
+    )
+    rows.append(
+        (
+            "hand_potential(): 2 and 1 cards to come, from text",
+            "",
+            best_time(lambda: hand_potential("Ad Qc", "3h 4c Jh"), 20),
+            {},
+        )
+    )
+    rows.append(
+        (
+            "hand_strength(): 1,081 subcases, from text",
+            "<= 0.1 ms",
+            best_time(lambda: hand_strength("Ad Qc", "3h 4c Jh"), 500),
+            peers(peer_strength, hand_strength("Ad Qc", "3h 4c Jh").hand_strength),
+        )
+    )
     every = holding_strengths(FLOP)
-    rows.append(("holding_strengths(): HS_1 of all 1,326 holdings", "<= 1 ms",
-                 best_time(lambda: holding_strengths(FLOP), 100),
-                 peers(peer_all_strengths, every[~np.isnan(every)])))
+    rows.append(
+        (
+            "holding_strengths(): HS_1 of all 1,326 holdings",
+            "<= 1 ms",
+            best_time(lambda: holding_strengths(FLOP), 100),
+            peers(peer_all_strengths, every[~np.isnan(every)]),
+        )
+    )
     if args.table:
         seconds, _ = timed_once(lambda: simulate_table(10, 1_000_000))
-        rows.append((f"10-player IR table, 169 x 1M games, {numba.get_num_threads()} threads", "<= 120 s",
-                     seconds, {}))
+        rows.append(
+            (
+                f"10-player IR table, 169 x 1M games, {numba.get_num_threads()} threads",
+                "<= 120 s",
+                seconds,
+                {},
+            )
+        )
 
     print(f"{'case':<52} {'target':>9} {'pokerlab':>12} " + " ".join(f"{lib:>20}" for lib in libraries))
     for case, target, ours, times in rows:
-        cells = [f"{times[lib] * 1e3:9.1f} ms {times[lib] / ours:6.0f}x" if lib in times else f"{'-':>20}"
-                 for lib in libraries]
+        cells = [
+            f"{times[lib] * 1e3:9.1f} ms {times[lib] / ours:6.0f}x" if lib in times else f"{'-':>20}"
+            for lib in libraries
+        ]
         figure = f"{ours:9.2f} s " if ours >= 1 else f"{ours * 1e3:9.3f} ms"
         print(f"{case:<52} {target:>9} {figure} " + " ".join(cells))
 

@@ -28,12 +28,12 @@ def ours(n: int, hands: int, seed: int = 0) -> float:
     """Hands/s of `HandState` (decks and random numbers drawn in batches, as a simulation would)."""
     rng = np.random.default_rng(seed)
     config = GameConfig()
-    decks = np.argsort(rng.random((hands, 52)), axis=1)[:, :2 * n + 5]  # an array: no garbage to collect
+    decks = np.argsort(rng.random((hands, 52)), axis=1)[:, : 2 * n + 5]  # an array: no garbage to collect
     draws = uniforms(hands, seed)
     start = time.perf_counter()
     for row in decks:
         deck = row.tolist()
-        state = HandState(config, deck[:2 * n], deck[2 * n:], n=n)
+        state = HandState(config, deck[: 2 * n], deck[2 * n :], n=n)
         while state.actor >= 0:
             legal = state.legal_actions()
             state.act(legal[int(next(draws) * len(legal))])

@@ -33,8 +33,10 @@ def best_rate(fn, n: int, repeats: int) -> float:
 
 def random_hands(rng: np.random.Generator, n: int, k: int, chunk: int = 500_000) -> np.ndarray:
     """n hands of k distinct random cards (uint8), drawn a chunk at a time to keep memory small."""
-    parts = [np.argpartition(rng.random((min(chunk, n - i), 52)), k - 1, axis=1)[:, :k].astype(np.uint8)
-             for i in range(0, n, chunk)]
+    parts = [
+        np.argpartition(rng.random((min(chunk, n - i), 52)), k - 1, axis=1)[:, :k].astype(np.uint8)
+        for i in range(0, n, chunk)
+    ]
     return np.concatenate(parts)
 
 
@@ -69,14 +71,17 @@ def peers_random7(hands: np.ndarray, repeats: int) -> dict[str, float]:
 
 def first_call_seconds(cold: bool) -> float:
     """Seconds for a fresh interpreter to import pokerlab and rank one batch (cold: empty numba cache)."""
-    code = ("import time; t = time.perf_counter(); import numpy as np, pokerlab; "
-            "pokerlab.evaluate_batch(np.arange(7, dtype=np.uint8)[None]); print(time.perf_counter() - t)")
+    code = (
+        "import time; t = time.perf_counter(); import numpy as np, pokerlab; "
+        "pokerlab.evaluate_batch(np.arange(7, dtype=np.uint8)[None]); print(time.perf_counter() - t)"
+    )
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as tmp:
         if cold:
             env["NUMBA_CACHE_DIR"] = tmp
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                             check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
     return float(out.stdout.strip())
 
 
@@ -96,8 +101,12 @@ def main() -> None:
     for k in (7, 6, 5):
         hands = random_hands(rng, n_batch, k)
         out = np.empty(n_batch, dtype=np.int32)
-        rows.append((f"evaluate_batch, random {k}-card",
-                     best_rate(lambda h=hands, o=out: evaluate_batch(h, out=o), n_batch, repeats)))
+        rows.append(
+            (
+                f"evaluate_batch, random {k}-card",
+                best_rate(lambda h=hands, o=out: evaluate_batch(h, out=o), n_batch, repeats),
+            )
+        )
     ours7 = rows[0][1]
     hands7 = random_hands(rng, n_peer, 7)
     peers = peers_random7(hands7, repeats)
@@ -113,14 +122,20 @@ def main() -> None:
         print(f"{name:<38}{rate / 1e6:>14.1f} M")
     print(f"{'evaluate() scalar, random 7-card':<38}{ours_scalar / 1e6:>14.2f} M")
     for name, rate in peers.items():
-        print(f"{name + ', random 7-card (per call)':<38}{rate / 1e6:>14.2f} M   ours batch is "
-              f"{ours7 / rate:,.0f}x")
-    print(f"all 133,784,560 seven-card hands enumerated in {enum_s:.2f} s "
-          f"({133_784_560 / enum_s / 1e6:,.0f} M/s)")
+        print(
+            f"{name + ', random 7-card (per call)':<38}{rate / 1e6:>14.2f} M   ours batch is "
+            f"{ours7 / rate:,.0f}x"
+        )
+    print(
+        f"all 133,784,560 seven-card hands enumerated in {enum_s:.2f} s "
+        f"({133_784_560 / enum_s / 1e6:,.0f} M/s)"
+    )
     if "phevaluator" in peers:
         print(f"  phevaluator would need {133_784_560 / peers['phevaluator']:,.0f} s at its per-call rate")
-    print(f"first call in a fresh interpreter: {first_call_seconds(cold=False):.2f} s with the numba cache, "
-          f"{first_call_seconds(cold=True):.2f} s compiling from scratch")
+    print(
+        f"first call in a fresh interpreter: {first_call_seconds(cold=False):.2f} s with the numba cache, "
+        f"{first_call_seconds(cold=True):.2f} s compiling from scratch"
+    )
 
 
 if __name__ == "__main__":

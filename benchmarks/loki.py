@@ -49,19 +49,27 @@ def main() -> None:
     times = {r: np.concatenate([p.times[r] for p in players]) * 1e3 for r in range(4)}
     everything = np.concatenate(list(times.values()))
 
-    print(f"Loki-1 decisions at a ten-seat table (the Fig 1 field), {args.hands} hands, seed {args.seed}, "
-          "one core; no peer plays Loki-1")
+    print(
+        f"Loki-1 decisions at a ten-seat table (the Fig 1 field), {args.hands} hands, seed {args.seed}, "
+        "one core; no peer plays Loki-1"
+    )
     print(f"{'street':<10}{'decisions':>10}{'median ms':>11}{'p90 ms':>9}{'max ms':>9}")
     for r in range(4):
         t = times[r]
-        print(f"{ROUND_NAMES[r]:<10}{len(t):>10}{np.median(t):>11.3f}{np.percentile(t, 90):>9.3f}"
-              f"{t.max():>9.2f}")
-    print(f"{'all':<10}{len(everything):>10}{np.median(everything):>11.3f}"
-          f"{np.percentile(everything, 90):>9.3f}{everything.max():>9.2f}")
+        print(
+            f"{ROUND_NAMES[r]:<10}{len(t):>10}{np.median(t):>11.3f}{np.percentile(t, 90):>9.3f}"
+            f"{t.max():>9.2f}"
+        )
+    print(
+        f"{'all':<10}{len(everything):>10}{np.median(everything):>11.3f}"
+        f"{np.percentile(everything, 90):>9.3f}{everything.max():>9.2f}"
+    )
     print("targets: median <= 2 ms; flop (two-card potential) <= 10 ms")
     rate = args.hands / elapsed
-    print(f"{rate:.0f} hands/s on one core: the 100,000-hand ablation would take about "
-          f"{100_000 / rate / 2 / 60:.0f} min on 2 cores (target <= 30)")
+    print(
+        f"{rate:.0f} hands/s on one core: the 100,000-hand ablation would take about "
+        f"{100_000 / rate / 2 / 60:.0f} min on 2 cores (target <= 30)"
+    )
 
 
 if __name__ == "__main__":

@@ -8,9 +8,16 @@ from pokerkit.state import BoardDealing, CheckingOrCalling, CompletionBettingOrR
 
 from pokerlab.cards import format_cards
 
-AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-               Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-               Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.RUNOUT_COUNT_SELECTION,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
 
 
 def play_pokerkit_hand(rng: np.random.Generator, stacks: list[int], small_bet: int = 10):
@@ -19,13 +26,14 @@ def play_pokerkit_hand(rng: np.random.Generator, stacks: list[int], small_bet: i
     Positions are PokerKit's player indices; actions are (position, 0 fold / 1 call / 2 raise).
     """
     n = len(stacks)
-    game = FixedLimitTexasHoldem(AUTOMATIONS, True, 0, (small_bet // 2, small_bet), small_bet, 2 * small_bet,
-                                 mode=Mode.CASH_GAME)
+    game = FixedLimitTexasHoldem(
+        AUTOMATIONS, True, 0, (small_bet // 2, small_bet), small_bet, 2 * small_bet, mode=Mode.CASH_GAME
+    )
     state = game(list(stacks), n)
     deck = rng.permutation(52).tolist()
-    holes, board = deck[:2 * n], deck[2 * n:2 * n + 5]
+    holes, board = deck[: 2 * n], deck[2 * n : 2 * n + 5]
     for p in range(n):
-        state.deal_hole(format_cards(holes[2 * p:2 * p + 2], sep=""))
+        state.deal_hole(format_cards(holes[2 * p : 2 * p + 2], sep=""))
     dealt = 0
     while state.status:
         if state.can_burn_card():
@@ -33,7 +41,7 @@ def play_pokerkit_hand(rng: np.random.Generator, stacks: list[int], small_bet: i
             continue
         if state.can_deal_board():
             count = 3 if dealt == 0 else 1
-            state.deal_board(format_cards(board[dealt:dealt + count], sep=""))
+            state.deal_board(format_cards(board[dealt : dealt + count], sep=""))
             dealt += count
             continue
         options = [state.check_or_call]
@@ -53,4 +61,4 @@ def play_pokerkit_hand(rng: np.random.Generator, stacks: list[int], small_bet: i
     dealt_board = [c for op in state.operations if isinstance(op, BoardDealing) for c in op.cards]
     nets = [int(after) - int(before) for after, before in zip(state.stacks, stacks, strict=True)]
     phh = HandHistory.from_game_state(game, state).dumps()
-    return phh, holes, board[:len(dealt_board)], actions, nets
+    return phh, holes, board[: len(dealt_board)], actions, nets

@@ -17,8 +17,21 @@ from pokerlab.analysis import (
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.cli import main
 
-ANALYZE_KEYS = ["hand_strength", "ahead", "tied", "behind", "hs_n", "ppot2", "npot2", "ppot1", "npot1",
-                "potential2", "potential1", "ehs", "ehs_optimistic"]
+ANALYZE_KEYS = [
+    "hand_strength",
+    "ahead",
+    "tied",
+    "behind",
+    "hs_n",
+    "ppot2",
+    "npot2",
+    "ppot1",
+    "npot1",
+    "potential2",
+    "potential1",
+    "ehs",
+    "ehs_optimistic",
+]
 
 
 def test_ehs_formulas_papp_eq_6_3_and_6_4():
@@ -89,22 +102,35 @@ def test_cli_analyze_with_weights_and_text(tmp_path, capsys, rng):
     assert "ahead 628, tied 9, behind 444" in text and "Ppot 0.208, Npot 0.274" in text
 
 
-@pytest.mark.parametrize("args", [
-    ["analyze", "Ad Qx", "3h 4c Jh"], ["analyze", "Ad Qc", "3h 4c"], ["analyze", "Ad Qc Kd", "3h 4c Jh"],
-    ["analyze", "Ad Qc", "3h 4c Qc"], ["analyze", "Ad Qc", "3h 4c Jh", "--opponents", "0"],
-    ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{short}"],
-    ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{junk}"],
-    ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{missing}"],
-    ["preflop-table", "--players", "1"], ["preflop-table", "--players", "11"], ["preflop-table"],
-    ["preflop-table", "--players", "4", "--games", "0"], ["preflop-table", "--players", "4", "--write"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "Ad Qx", "3h 4c Jh"],
+        ["analyze", "Ad Qc", "3h 4c"],
+        ["analyze", "Ad Qc Kd", "3h 4c Jh"],
+        ["analyze", "Ad Qc", "3h 4c Qc"],
+        ["analyze", "Ad Qc", "3h 4c Jh", "--opponents", "0"],
+        ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{short}"],
+        ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{junk}"],
+        ["analyze", "Ad Qc", "3h 4c Jh", "--weights", "{missing}"],
+        ["preflop-table", "--players", "1"],
+        ["preflop-table", "--players", "11"],
+        ["preflop-table"],
+        ["preflop-table", "--players", "4", "--games", "0"],
+        ["preflop-table", "--players", "4", "--write"],
+    ],
+)
 def test_cli_errors_are_one_line_exit_2(tmp_path, args):
     (tmp_path / "short.json").write_text("[1, 2, 3]")
     (tmp_path / "junk.npy").write_bytes(b"\x93NUMPY garbage")
-    files = {"short": tmp_path / "short.json", "junk": tmp_path / "junk.npy",
-             "missing": tmp_path / "none.npy"}
+    files = {
+        "short": tmp_path / "short.json",
+        "junk": tmp_path / "junk.npy",
+        "missing": tmp_path / "none.npy",
+    }
     args = [a.format(**files) for a in args]
-    proc = subprocess.run([sys.executable, "-m", "pokerlab.interfaces.cli", *args],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pokerlab.interfaces.cli", *args], capture_output=True, text=True
+    )
     assert proc.returncode == 2, (args, proc.stderr)
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("pokerlab: error:"), proc.stderr

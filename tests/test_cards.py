@@ -26,8 +26,9 @@ def test_ten_spelled_10_and_mixed_inputs():
     assert format_cards(parse_cards("Ad Qc")) == "Ad Qc"
 
 
-@pytest.mark.parametrize("bad, piece", [("Ax", "Ax"), ("1c", "1c"), ("Ad Q", "Q"), ("AdQ", "Q"),
-                                        ("Kc 11h", "11"), ("Zz", "Zz")])
+@pytest.mark.parametrize(
+    "bad, piece", [("Ax", "Ax"), ("1c", "1c"), ("Ad Q", "Q"), ("AdQ", "Q"), ("Kc 11h", "11"), ("Zz", "Zz")]
+)
 def test_malformed_cards_name_the_bad_text(bad, piece):
     with pytest.raises(InvalidCards, match=piece):
         parse_cards(bad)

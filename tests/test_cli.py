@@ -21,8 +21,9 @@ def test_rank_text_and_showdown(capsys):
 
 def test_errors_are_one_line_exit_2():
     for args in (["rank", "As Kx Qs Js Ts"], ["rank", "As Ks"], ["rank"], ["nonsense"]):
-        proc = subprocess.run([sys.executable, "-m", "pokerlab.interfaces.cli", *args],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pokerlab.interfaces.cli", *args], capture_output=True, text=True
+        )
         assert proc.returncode == 2, args
         assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("pokerlab: error:"), proc.stderr
         assert "Traceback" not in proc.stderr

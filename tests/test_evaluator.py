@@ -19,15 +19,26 @@ from pokerlab.evaluator import (
 from pokerlab.handclass import NUM_CLASSES, reference_rank
 
 SEVEN_CARD_CATEGORY_COUNTS = {
-    HandCategory.STRAIGHT_FLUSH: 41_584, HandCategory.FOUR_OF_A_KIND: 224_848,
-    HandCategory.FULL_HOUSE: 3_473_184, HandCategory.FLUSH: 4_047_644, HandCategory.STRAIGHT: 6_180_020,
-    HandCategory.THREE_OF_A_KIND: 6_461_620, HandCategory.TWO_PAIR: 31_433_400,
-    HandCategory.ONE_PAIR: 58_627_800, HandCategory.HIGH_CARD: 23_294_460,
+    HandCategory.STRAIGHT_FLUSH: 41_584,
+    HandCategory.FOUR_OF_A_KIND: 224_848,
+    HandCategory.FULL_HOUSE: 3_473_184,
+    HandCategory.FLUSH: 4_047_644,
+    HandCategory.STRAIGHT: 6_180_020,
+    HandCategory.THREE_OF_A_KIND: 6_461_620,
+    HandCategory.TWO_PAIR: 31_433_400,
+    HandCategory.ONE_PAIR: 58_627_800,
+    HandCategory.HIGH_CARD: 23_294_460,
 }
 FIVE_CARD_CATEGORY_COUNTS = {
-    HandCategory.STRAIGHT_FLUSH: 40, HandCategory.FOUR_OF_A_KIND: 624, HandCategory.FULL_HOUSE: 3_744,
-    HandCategory.FLUSH: 5_108, HandCategory.STRAIGHT: 10_200, HandCategory.THREE_OF_A_KIND: 54_912,
-    HandCategory.TWO_PAIR: 123_552, HandCategory.ONE_PAIR: 1_098_240, HandCategory.HIGH_CARD: 1_302_540,
+    HandCategory.STRAIGHT_FLUSH: 40,
+    HandCategory.FOUR_OF_A_KIND: 624,
+    HandCategory.FULL_HOUSE: 3_744,
+    HandCategory.FLUSH: 5_108,
+    HandCategory.STRAIGHT: 10_200,
+    HandCategory.THREE_OF_A_KIND: 54_912,
+    HandCategory.TWO_PAIR: 123_552,
+    HandCategory.ONE_PAIR: 1_098_240,
+    HandCategory.HIGH_CARD: 1_302_540,
 }
 
 

@@ -24,7 +24,13 @@ def test_corrupt_or_missing_file_is_reported(tmp_path):
         load_tables(bad)
     with pytest.raises(CorruptData, match="cannot read"):
         load_tables(tmp_path / "missing.npz")
-    np.savez(bad, multiplier=np.zeros(1, np.uint64), displacement=np.zeros(3), nonflush=np.zeros(3),
-             flush=np.zeros(3), category=np.zeros(3))
+    np.savez(
+        bad,
+        multiplier=np.zeros(1, np.uint64),
+        displacement=np.zeros(3),
+        nonflush=np.zeros(3),
+        flush=np.zeros(3),
+        category=np.zeros(3),
+    )
     with pytest.raises(CorruptData, match="shape"):
         load_tables(bad)

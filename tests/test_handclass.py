@@ -15,9 +15,15 @@ def test_class_counts_per_category():
     counts = Counter(HandCategory(c[0]) for c in all_classes())
     assert len(all_classes()) == NUM_CLASSES == 7462
     assert counts == {
-        HandCategory.STRAIGHT_FLUSH: 10, HandCategory.FOUR_OF_A_KIND: 156, HandCategory.FULL_HOUSE: 156,
-        HandCategory.FLUSH: 1277, HandCategory.STRAIGHT: 10, HandCategory.THREE_OF_A_KIND: 858,
-        HandCategory.TWO_PAIR: 858, HandCategory.ONE_PAIR: 2860, HandCategory.HIGH_CARD: 1277,
+        HandCategory.STRAIGHT_FLUSH: 10,
+        HandCategory.FOUR_OF_A_KIND: 156,
+        HandCategory.FULL_HOUSE: 156,
+        HandCategory.FLUSH: 1277,
+        HandCategory.STRAIGHT: 10,
+        HandCategory.THREE_OF_A_KIND: 858,
+        HandCategory.TWO_PAIR: 858,
+        HandCategory.ONE_PAIR: 2860,
+        HandCategory.HIGH_CARD: 1277,
     }
 
 

@@ -101,7 +101,7 @@ def test_shipped_tables_agree_with_papp_appendix_a(players):
     # both are 1,000,000-game estimates rounded to integers
     z = (ours - papp) / np.sqrt(2 * noise(players, papp, 1_000_000) ** 2 + 2 / 12)
     assert np.abs(z).max() < 5, np.abs(z).max()
-    assert 0.5 < (z ** 2).mean() < 2.0 and abs(z.mean()) < 0.3
+    assert 0.5 < (z**2).mean() < 2.0 and abs(z.mean()) < 0.3
 
 
 def test_shipped_table_facts():
@@ -138,7 +138,7 @@ def test_simulator_is_within_noise_of_the_shipped_table():
     ours, reference = np.array(small.grid()), np.array(shipped.grid())
     sigma = np.sqrt(noise(3, reference, games) ** 2 + noise(3, reference, 1_000_000) ** 2 + 1 / 6)
     z = (ours - reference) / sigma
-    assert np.abs(z).max() < 5 and 0.5 < (z ** 2).mean() < 2.0
+    assert np.abs(z).max() < 5 and 0.5 < (z**2).mean() < 2.0
 
 
 def test_bad_arguments_are_reported():
@@ -173,8 +173,12 @@ def test_cli_preflop_table(capsys):
     assert out["income_rate"]["AA"] == shipped_table(7)["AA"]
     assert main(["preflop-table", "--players", "2"]) == 0
     assert "704" in capsys.readouterr().out.splitlines()[-1]  # the ace row ends with AA
-    assert main(["preflop-table", "--players", "2", "--games", "2000", "--seed", "3", "--workers", "1",
-                 "--json"]) == 0
+    assert (
+        main(
+            ["preflop-table", "--players", "2", "--games", "2000", "--seed", "3", "--workers", "1", "--json"]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2000
     assert out["income_rate"]["32o"] == round(1000 * simulate_income_rate("32o", 2, 2000, 3))

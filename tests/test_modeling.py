@@ -39,8 +39,16 @@ def test_holding_index_is_a_bijection():
         holding_text(1326)
 
 
-@pytest.mark.parametrize(("dead", "live"), [("", 1326), ("Ad Qc", 1225), ("Ad Qc 3h 4c Jh", 1081),
-                                             ("Ad Qc 3h 4c Jh 5s", 1035), ("Ad Qc 3h 4c Jh 5s 9d", 990)])
+@pytest.mark.parametrize(
+    ("dead", "live"),
+    [
+        ("", 1326),
+        ("Ad Qc", 1225),
+        ("Ad Qc 3h 4c Jh", 1081),
+        ("Ad Qc 3h 4c Jh 5s", 1035),
+        ("Ad Qc 3h 4c Jh 5s 9d", 990),
+    ],
+)
 def test_live_holdings_leave_out_dead_cards(dead, live):
     mask = live_holdings(parse_cards(dead))
     assert mask.sum() == live
@@ -66,10 +74,16 @@ def test_normalise_and_field_array(rng):
         field_array([])
 
 
-@pytest.mark.parametrize(("bad", "message"), [
-    (np.ones(1325), "shape"), (np.ones((2, 1326)), "shape"), (np.full(1326, np.nan), "finite"),
-    (-np.ones(1326), ">= 0"), (["x"] * 1326, "floats"),
-])
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (np.ones(1325), "shape"),
+        (np.ones((2, 1326)), "shape"),
+        (np.full(1326, np.nan), "finite"),
+        (-np.ones(1326), ">= 0"),
+        (["x"] * 1326, "floats"),
+    ],
+)
 def test_check_weights_rejects_bad_tables(bad, message):
     with pytest.raises(ConfigError, match=message):
         check_weights(bad)
@@ -86,7 +100,11 @@ def test_load_weights_round_trip_and_corrupt_files(tmp_path, rng):
     (tmp_path / "short.json").write_text(json.dumps([1.0] * 10))
     (tmp_path / "junk.json").write_text('{"weights": oops')
     (tmp_path / "junk.npy").write_bytes(b"not numpy")
-    for name, message in (("short.json", "shape"), ("junk.json", "cannot read"), ("junk.npy", "cannot read"),
-                          ("missing.npy", "cannot read")):
+    for name, message in (
+        ("short.json", "shape"),
+        ("junk.json", "cannot read"),
+        ("junk.npy", "cannot read"),
+        ("missing.npy", "cannot read"),
+    ):
         with pytest.raises(CorruptData, match=message):
             load_weights(tmp_path / name)

@@ -10,7 +10,7 @@ TABLE_2 = [[449_005, 3_211, 169_504], [0, 8_370, 540], [91_981, 1_036, 346_543]]
 
 
 def random_situation(rng: np.random.Generator, board_size: int) -> tuple[list[int], list[int]]:
-    cards = rng.permutation(52)[:2 + board_size].tolist()
+    cards = rng.permutation(52)[: 2 + board_size].tolist()
     return cards[:2], cards[2:]
 
 
@@ -85,8 +85,14 @@ def test_streets_and_to_dict():
     assert turn.two_cards is None and turn.one_card.counts.sum() == 1035 * 44 == 45_540
     river = hand_potential("Ad Qc", "3h 4c Jh 5s 9d")
     assert river.two_cards is None and river.one_card is None
-    assert river.to_dict() == {"ppot2": None, "npot2": None, "potential2": None,
-                               "ppot1": None, "npot1": None, "potential1": None}
+    assert river.to_dict() == {
+        "ppot2": None,
+        "npot2": None,
+        "potential2": None,
+        "ppot1": None,
+        "npot1": None,
+        "potential1": None,
+    }
     flop = hand_potential("Ad Qc", "3h 4c Jh").to_dict()
     assert flop["potential2"]["table"] == TABLE_2 and flop["potential2"]["cards_to_come"] == 2
     assert flop["potential2"]["row_sums"] == [621_720, 8_910, 439_560]

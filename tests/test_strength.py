@@ -14,7 +14,7 @@ from pokerlab.modeling import HOLDING_CARDS, field_array, holding_index, live_ho
 
 
 def random_situation(rng: np.random.Generator, board_size: int) -> tuple[list[int], list[int]]:
-    cards = rng.permutation(52)[:2 + board_size].tolist()
+    cards = rng.permutation(52)[: 2 + board_size].tolist()
     return cards[:2], cards[2:]
 
 
@@ -29,8 +29,14 @@ def test_paper_example_seed000_section_4_2():
     assert (result.ahead, result.tied, result.behind) == (628, 9, 444)
     assert round(result.hand_strength, 3) == 0.585
     assert round(hand_strength("Ad Qc", "3h 4c Jh", opponents=5).hs_n, 3) == 0.069
-    assert result.to_dict() == {"ahead": 628, "tied": 9, "behind": 444, "hand_strength": 632.5 / 1081,
-                                "opponents": 1, "hs_n": 632.5 / 1081}
+    assert result.to_dict() == {
+        "ahead": 628,
+        "tied": 9,
+        "behind": 444,
+        "hand_strength": 632.5 / 1081,
+        "opponents": 1,
+        "hs_n": 632.5 / 1081,
+    }
 
 
 def test_loki_spec_vector():
@@ -74,7 +80,7 @@ def test_field_array_and_product_forms(rng):
     field = field_hand_strength(hole, board, tables)
     direct = hand_strength(hole, board, field_array(tables, hole + board), opponents=3)
     assert field.opponents == 3 and field.hs_n == pytest.approx(direct.hs_n)
-    assert field.hs_n == pytest.approx(field.hand_strength ** 3)
+    assert field.hs_n == pytest.approx(field.hand_strength**3)
     singles = [hand_strength(hole, board, t).hand_strength for t in tables]
     assert product_hand_strength(hole, board, tables) == pytest.approx(np.prod(singles))
     # with one opponent, every form is plain HS against that opponent's weights
@@ -96,10 +102,17 @@ def test_holding_strengths_match_one_holding_at_a_time(rng, board_size):
     assert holding_strengths("3h 4c Jh")[holding_index("Ad Qc")] == 632.5 / 1081
 
 
-@pytest.mark.parametrize(("hole", "board", "message"), [
-    ("Ad", "3h 4c Jh", "2 cards"), ("Ad Qc Kc", "3h 4c Jh", "2 cards"), ("Ad Qc", "3h 4c", "3, 4 or 5"),
-    ("Ad Qc", "3h 4c Jh 5s 6s 7s", "3, 4 or 5"), ("Ad Qc", "3h 4c Qc", "twice"), ("Ad Qz", "3h 4c Jh", "Qz"),
-])
+@pytest.mark.parametrize(
+    ("hole", "board", "message"),
+    [
+        ("Ad", "3h 4c Jh", "2 cards"),
+        ("Ad Qc Kc", "3h 4c Jh", "2 cards"),
+        ("Ad Qc", "3h 4c", "3, 4 or 5"),
+        ("Ad Qc", "3h 4c Jh 5s 6s 7s", "3, 4 or 5"),
+        ("Ad Qc", "3h 4c Qc", "twice"),
+        ("Ad Qz", "3h 4c Jh", "Qz"),
+    ],
+)
 def test_bad_cards_are_reported(hole, board, message):
     with pytest.raises(InvalidCards, match=message):
         hand_strength(hole, board)

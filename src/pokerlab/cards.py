@@ -17,15 +17,29 @@ from pokerlab.errors import InvalidCards
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
-RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
-              "Jack", "Queen", "King", "Ace")
+RANK_NAMES = (
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+)
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 NUM_CARDS = 52
 
 _SUIT_SYMBOLS = {"♣": 0, "♦": 1, "♥": 2, "♠": 3}
 _SEPARATORS = " ,;\t\n[]()'\""
-_FORMAT_HELP = ("a card is a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s), "
-                "e.g. 'As', 'Td', '10h'")
+_FORMAT_HELP = (
+    "a card is a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s), e.g. 'As', 'Td', '10h'"
+)
 
 #: CARD_MASKS[code] is the 64-bit mask of one card (bit 16 * suit + rank).
 CARD_MASKS = np.array([1 << (16 * (c % 4) + c // 4) for c in range(NUM_CARDS)], dtype=np.uint64)
@@ -81,7 +95,7 @@ def _split_card_text(text: str) -> list[str]:
             i += 1
             continue
         width = 3 if text.startswith("10", i) else 2
-        pieces.append(text[i:i + width])
+        pieces.append(text[i : i + width])
         i += width
     return pieces
 
@@ -174,7 +188,7 @@ class Deck:
         """The next n card codes; raises `InvalidCards` when fewer than n remain."""
         if n < 0 or self._next + n > len(self._cards):
             raise InvalidCards(f"cannot deal {n} cards: {self.remaining} remain in the deck")
-        out = self._cards[self._next:self._next + n]
+        out = self._cards[self._next : self._next + n]
         self._next += n
         return [int(c) for c in out]
 

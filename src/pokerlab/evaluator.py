@@ -107,10 +107,25 @@ def _rank_rows(cards: np.ndarray, n_cards: int, out: np.ndarray) -> bool:
         b = 7 * i
         c0, c1, c2, c3 = flat[b], flat[b + 1], flat[b + 2], flat[b + 3]
         c4, c5, c6 = flat[b + 4], flat[b + 5], flat[b + 6]
-        key = (START_KEY + _ROW_KEYS[c0] + _ROW_KEYS[c1] + _ROW_KEYS[c2] + _ROW_KEYS[c3]
-               + _ROW_KEYS[c4] + _ROW_KEYS[c5] + _ROW_KEYS[c6])
-        mask = (_ROW_MASKS[c0] | _ROW_MASKS[c1] | _ROW_MASKS[c2] | _ROW_MASKS[c3]
-                | _ROW_MASKS[c4] | _ROW_MASKS[c5] | _ROW_MASKS[c6])
+        key = (
+            START_KEY
+            + _ROW_KEYS[c0]
+            + _ROW_KEYS[c1]
+            + _ROW_KEYS[c2]
+            + _ROW_KEYS[c3]
+            + _ROW_KEYS[c4]
+            + _ROW_KEYS[c5]
+            + _ROW_KEYS[c6]
+        )
+        mask = (
+            _ROW_MASKS[c0]
+            | _ROW_MASKS[c1]
+            | _ROW_MASKS[c2]
+            | _ROW_MASKS[c3]
+            | _ROW_MASKS[c4]
+            | _ROW_MASKS[c5]
+            | _ROW_MASKS[c6]
+        )
         bad |= popcount(mask) ^ expected
         out[i] = rank_of(key, mask)
     return bad == 0
@@ -125,8 +140,9 @@ def evaluate_batch(cards: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
     """
     arr = np.asarray(cards)
     if arr.ndim != 2 or not 5 <= arr.shape[1] <= 7:
-        raise InvalidCards(f"evaluate_batch needs an array of shape (n, 5), (n, 6) or (n, 7); "
-                           f"got {arr.shape}")
+        raise InvalidCards(
+            f"evaluate_batch needs an array of shape (n, 5), (n, 6) or (n, 7); got {arr.shape}"
+        )
     if arr.dtype != np.uint8:
         if not np.issubdtype(arr.dtype, np.integer):
             raise InvalidCards(f"evaluate_batch needs integer card codes 0..51; got dtype {arr.dtype}")
@@ -140,8 +156,9 @@ def evaluate_batch(cards: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
     if out is None:
         out = np.empty(arr.shape[0], dtype=np.int32)
     elif out.shape != (arr.shape[0],) or out.dtype != np.int32 or not out.flags.c_contiguous:
-        raise InvalidCards(f"out must be a contiguous int32 array of shape ({arr.shape[0]},); "
-                           f"got {out.dtype} {out.shape}")
+        raise InvalidCards(
+            f"out must be a contiguous int32 array of shape ({arr.shape[0]},); got {out.dtype} {out.shape}"
+        )
     n_cards = arr.shape[1]
     if n_cards < 7:
         padded = np.full((arr.shape[0], 7), _PAD, dtype=np.uint8)

@@ -62,8 +62,9 @@ class EvaluatorTables:
 
 def card_keys() -> np.ndarray:
     """CARD_KEYS[code]: what one card adds to a hand key (its rank digit and its suit counter)."""
-    return np.array([5 ** (c // 4) + (1 << (SUIT_COUNTER_SHIFT + 4 * (c % 4))) for c in range(52)],
-                    dtype=np.uint64)
+    return np.array(
+        [5 ** (c // 4) + (1 << (SUIT_COUNTER_SHIFT + 4 * (c % 4))) for c in range(52)], dtype=np.uint64
+    )
 
 
 def rank_multisets(size: int) -> list[tuple[int, ...]]:
@@ -101,8 +102,9 @@ def _hash_parts(keys: np.ndarray, multiplier: int) -> tuple[np.ndarray, np.ndarr
     return bucket.astype(np.int64), slot.astype(np.int64)
 
 
-def build_perfect_hash(keys: np.ndarray, values: np.ndarray, seed: int = _HASH_SEED
-                       ) -> tuple[int, np.ndarray, np.ndarray]:
+def build_perfect_hash(
+    keys: np.ndarray, values: np.ndarray, seed: int = _HASH_SEED
+) -> tuple[int, np.ndarray, np.ndarray]:
     """(multiplier, displacement, table) with table[slot(key)] == value for every key (hash and displace).
 
     Buckets are placed largest first, each at the smallest displacement whose slots are all free.
@@ -155,8 +157,13 @@ def save_tables(tables: EvaluatorTables, path: Path) -> None:
     np.savez_compressed(path, **tables.arrays())
 
 
-_SHAPES = {"multiplier": (1,), "displacement": (1 << BUCKET_BITS,), "nonflush": (1 << SLOT_BITS,),
-           "flush": (1 << 13,), "category": (NUM_CLASSES + 1,)}
+_SHAPES = {
+    "multiplier": (1,),
+    "displacement": (1 << BUCKET_BITS,),
+    "nonflush": (1 << SLOT_BITS,),
+    "flush": (1 << 13,),
+    "category": (NUM_CLASSES + 1,),
+}
 
 
 def load_tables(path: Path | None = None) -> EvaluatorTables:
@@ -170,11 +177,16 @@ def load_tables(path: Path | None = None) -> EvaluatorTables:
         raise CorruptData(f"cannot read evaluator tables {path}: {exc}; {fix}") from exc
     for name, shape in _SHAPES.items():
         if arrays[name].shape != shape:
-            raise CorruptData(f"evaluator tables {path}: {name} has shape {arrays[name].shape}, "
-                              f"expected {shape}; {fix}")
-    return EvaluatorTables(int(arrays["multiplier"][0]), arrays["displacement"].astype(np.uint32),
-                           arrays["nonflush"].astype(np.uint16), arrays["flush"].astype(np.uint16),
-                           arrays["category"].astype(np.uint8))
+            raise CorruptData(
+                f"evaluator tables {path}: {name} has shape {arrays[name].shape}, expected {shape}; {fix}"
+            )
+    return EvaluatorTables(
+        int(arrays["multiplier"][0]),
+        arrays["displacement"].astype(np.uint32),
+        arrays["nonflush"].astype(np.uint16),
+        arrays["flush"].astype(np.uint16),
+        arrays["category"].astype(np.uint8),
+    )
 
 
 if __name__ == "__main__":

@@ -37,9 +37,17 @@ class Checked(Agent):
 
 
 def test_never_folds_when_checking_is_free_and_acts_legally():
-    players = [Checked(make_agent(name)) for name in
-               ("loki1", "loki1-basic", "loki1-uniform", "loki1-no-potential", "loki1-simple-preflop",
-                "raise")]
+    players = [
+        Checked(make_agent(name))
+        for name in (
+            "loki1",
+            "loki1-basic",
+            "loki1-uniform",
+            "loki1-no-potential",
+            "loki1-simple-preflop",
+            "raise",
+        )
+    ]
     play_match(players, 150, seed=4)
     for p in players[:5]:
         assert p.seen
@@ -113,14 +121,22 @@ def test_agents_travel_to_worker_processes():
 
 
 def test_config_is_validated():
-    for bad in ({"tightness": "wild"}, {"preflop": "fancy"}, {"modelling": "psychic"},
-                {"flop_lookahead": 3}, {"probability_play": 1.5}, {"postflop_sigma": -1}):
+    for bad in (
+        {"tightness": "wild"},
+        {"preflop": "fancy"},
+        {"modelling": "psychic"},
+        {"flop_lookahead": 3},
+        {"probability_play": 1.5},
+        {"postflop_sigma": -1},
+    ):
         with pytest.raises(ConfigError):
             Loki1Config(**bad)
 
 
-@pytest.mark.parametrize("opponent", ["loose-passive", "loose-aggressive", "tight-passive",
-                                      "tight-aggressive", "call", "raise", "random"])
+@pytest.mark.parametrize(
+    "opponent",
+    ["loose-passive", "loose-aggressive", "tight-passive", "tight-aggressive", "call", "raise", "random"],
+)
 def test_beats_each_stereotype_and_simple_agent_heads_up(opponent):
     result = duplicate_tournament(["loki1", opponent], 300, seed=5)
     assert result.results[0].sb_per_hand > 0.1, result.results[0]

@@ -34,8 +34,10 @@ from pokerlab.modeling.reweighting import MIN_WEIGHT, percentile_value, reweight
 
 
 def test_preflop_vector_a8s_dealer_moderate_four_players():
-    assert [threshold(s, 4, "moderate", 0) for s in (PreflopStrategy.MAKE4, PreflopStrategy.MAKE2,
-                                                      PreflopStrategy.MAKE1)] == [580, 200, 50]
+    assert [
+        threshold(s, 4, "moderate", 0)
+        for s in (PreflopStrategy.MAKE4, PreflopStrategy.MAKE2, PreflopStrategy.MAKE1)
+    ] == [580, 200, 50]
     assert select_strategy(338, 4, "moderate", position=0) == PreflopStrategy.MAKE2
     assert select_strategy(338, 4, "moderate", position=3) == PreflopStrategy.MAKE1  # Make2 needs 350 there
     assert select_strategy(600, 4, "moderate", position=0) == PreflopStrategy.MAKE4
@@ -66,14 +68,23 @@ def test_small_blind_call_strategies():
     assert select_strategy(-50, 7, "tight", position=9, small_blind=False) == PreflopStrategy.MAKE0
 
 
-@pytest.mark.parametrize("strategy, bets, to_call, invested, expected", [
-    (PreflopStrategy.MAKE0, 1, True, False, "f"), (PreflopStrategy.MAKE0, 1, False, False, "c"),
-    (PreflopStrategy.CALL1, 1, True, False, "c"), (PreflopStrategy.CALL1, 2, True, False, "f"),
-    (PreflopStrategy.CALL1, 2, True, True, "c"), (PreflopStrategy.MAKE1, 1, True, False, "c"),
-    (PreflopStrategy.MAKE1, 0, False, False, "r"), (PreflopStrategy.MAKE1, 3, True, False, "f"),
-    (PreflopStrategy.CALL2, 4, True, False, "c"), (PreflopStrategy.MAKE2, 1, True, False, "r"),
-    (PreflopStrategy.MAKE2, 2, True, True, "c"), (PreflopStrategy.MAKE4, 3, True, True, "r"),
-])
+@pytest.mark.parametrize(
+    "strategy, bets, to_call, invested, expected",
+    [
+        (PreflopStrategy.MAKE0, 1, True, False, "f"),
+        (PreflopStrategy.MAKE0, 1, False, False, "c"),
+        (PreflopStrategy.CALL1, 1, True, False, "c"),
+        (PreflopStrategy.CALL1, 2, True, False, "f"),
+        (PreflopStrategy.CALL1, 2, True, True, "c"),
+        (PreflopStrategy.MAKE1, 1, True, False, "c"),
+        (PreflopStrategy.MAKE1, 0, False, False, "r"),
+        (PreflopStrategy.MAKE1, 3, True, False, "f"),
+        (PreflopStrategy.CALL2, 4, True, False, "c"),
+        (PreflopStrategy.MAKE2, 1, True, False, "r"),
+        (PreflopStrategy.MAKE2, 2, True, True, "c"),
+        (PreflopStrategy.MAKE4, 3, True, True, "r"),
+    ],
+)
 def test_strategy_actions(strategy, bets, to_call, invested, expected):
     assert strategy_action(strategy, bets, to_call, invested) == expected
 
@@ -86,8 +97,13 @@ def test_capped_betting_turns_raises_into_calls():
 def test_reweighting_vector():
     factors = reweight_factor(np.array([0.3, 0.6, 0.7, 0.9]), mu=0.6, sigma=0.2)
     assert factors == pytest.approx([0.01, 0.5, 0.75, 1.0])
-    w = reweight(np.array([1.0, 0.02, 0.5, 1.0]), np.array([0.3, 0.3, 0.7, 0.9]), 0.6, 0.2,
-                 possible=np.array([True, True, True, False]))
+    w = reweight(
+        np.array([1.0, 0.02, 0.5, 1.0]),
+        np.array([0.3, 0.3, 0.7, 0.9]),
+        0.6,
+        0.2,
+        possible=np.array([True, True, True, False]),
+    )
     assert w == pytest.approx([MIN_WEIGHT, MIN_WEIGHT, 0.375, 0.0])
 
 
@@ -126,10 +142,24 @@ def test_pot_odds_vector():
     assert semi_bluff_odds(10, 40) == pytest.approx(20 / 100)
 
 
-BASE = PostflopSituation(round_index=1, ehs_optimistic=0.5, ehs=0.5, hand_strength_n=0.5, potential=0.0,
-                         bets_to_call=0, bets_made=0, bet_size=10, later_bet_size=20, pot=40, to_call=0,
-                         opponents_active=2, opponents_to_act=1, called_bet_this_round=False,
-                         semi_bluffing=False, can_raise=True)
+BASE = PostflopSituation(
+    round_index=1,
+    ehs_optimistic=0.5,
+    ehs=0.5,
+    hand_strength_n=0.5,
+    potential=0.0,
+    bets_to_call=0,
+    bets_made=0,
+    bet_size=10,
+    later_bet_size=20,
+    pot=40,
+    to_call=0,
+    opponents_active=2,
+    opponents_to_act=1,
+    called_bet_this_round=False,
+    semi_bluffing=False,
+    can_raise=True,
+)
 PLAIN = PostflopRules(deception=False)
 
 
@@ -138,15 +168,24 @@ def rule(s, rules=PLAIN, seed=0):
 
 
 def test_postflop_priority_order():
-    assert rule(replace(BASE, hand_strength_n=0.99, ehs_optimistic=0.99, bets_to_call=3, bets_made=3,
-                        to_call=30)) == ("r", "make4")
+    assert rule(
+        replace(BASE, hand_strength_n=0.99, ehs_optimistic=0.99, bets_to_call=3, bets_made=3, to_call=30)
+    ) == ("r", "make4")
     assert rule(replace(BASE, ehs_optimistic=0.9)) == ("r", "make2")
     assert rule(replace(BASE, ehs_optimistic=0.9, bets_to_call=2, bets_made=2, to_call=20)) == ("c", "make2")
     assert rule(replace(BASE, ehs_optimistic=0.6)) == ("r", "make1")
     assert rule(replace(BASE, ehs_optimistic=0.6, bets_to_call=1, bets_made=1, to_call=10)) == ("c", "make1")
     # make1 facing two bets falls through unless it already called a bet this round
-    facing2 = replace(BASE, ehs_optimistic=0.6, hand_strength_n=0.6, bets_to_call=2, bets_made=2, to_call=20,
-                      potential=0.0, ehs=0.1)
+    facing2 = replace(
+        BASE,
+        ehs_optimistic=0.6,
+        hand_strength_n=0.6,
+        bets_to_call=2,
+        bets_made=2,
+        to_call=20,
+        potential=0.0,
+        ehs=0.1,
+    )
     assert rule(facing2) == ("f", "fold")
     assert rule(replace(facing2, called_bet_this_round=True)) == ("c", "make1")
     assert rule(replace(BASE, ehs_optimistic=0.3, potential=0.25)) == ("r", "semi-bluff")
@@ -164,8 +203,14 @@ def test_postflop_priority_order():
 def test_never_folds_when_checking_is_free():
     rng = np.random.default_rng(3)
     for _ in range(2000):
-        s = replace(BASE, ehs_optimistic=rng.random(), ehs=rng.random(), hand_strength_n=rng.random(),
-                    potential=rng.random(), round_index=int(rng.integers(1, 4)))
+        s = replace(
+            BASE,
+            ehs_optimistic=rng.random(),
+            ehs=rng.random(),
+            hand_strength_n=rng.random(),
+            potential=rng.random(),
+            round_index=int(rng.integers(1, 4)),
+        )
         assert decide(s, PostflopRules(), rng)[0] != "f"
 
 

@@ -101,8 +101,13 @@ def test_bad_match_arguments():
 def test_results_folder(tmp_path):
     out = tmp_path / "run"
     r = play_match(["random", "call", "raise"], 120, seed=5, out=out, block=50)
-    assert {p.name for p in out.iterdir()} == {"config.json", "hands.csv", "hands.sqlite", "summary.json",
-                                                "bankroll.png"}
+    assert {p.name for p in out.iterdir()} == {
+        "config.json",
+        "hands.csv",
+        "hands.sqlite",
+        "summary.json",
+        "bankroll.png",
+    }
     assert json.loads((out / "config.json").read_text())["seed"] == 5
     rows = list(csv.reader(open(out / "hands.csv")))
     assert rows[0] == ["hand", "deal", "positions", "random", "call", "raise"] and len(rows) == 121

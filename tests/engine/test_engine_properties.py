@@ -10,22 +10,25 @@ from pokerlab.errors import IllegalAction
 # Longest possible hand with the cap: 4 rounds x (10 players x 5 decisions).
 MAX_ACTIONS = 200
 
-hands = st.fixed_dictionaries({
-    "n": st.integers(2, 10),
-    "seed": st.integers(0, 2**32 - 1),
-    "stack": st.one_of(st.none(), st.integers(1, 200)),
-    "no_cap": st.booleans(),
-    "blind_bet": st.booleans(),
-})
+hands = st.fixed_dictionaries(
+    {
+        "n": st.integers(2, 10),
+        "seed": st.integers(0, 2**32 - 1),
+        "stack": st.one_of(st.none(), st.integers(1, 200)),
+        "no_cap": st.booleans(),
+        "blind_bet": st.booleans(),
+    }
+)
 
 
 def random_hand(n, seed, stack, no_cap, blind_bet):
     rng = np.random.default_rng(seed)
-    config = GameConfig(stack=stack, no_cap_heads_up=no_cap and stack is not None,
-                        blind_counts_as_bet=blind_bet)
+    config = GameConfig(
+        stack=stack, no_cap_heads_up=no_cap and stack is not None, blind_counts_as_bet=blind_bet
+    )
     cards = rng.permutation(52).tolist()
     stacks = None if stack is None else rng.integers(1, stack + 1, n).tolist()
-    return rng, HandState(config, cards[:2 * n], cards[2 * n:2 * n + 5], stacks, n=n)
+    return rng, HandState(config, cards[: 2 * n], cards[2 * n : 2 * n + 5], stacks, n=n)
 
 
 @settings(max_examples=300, deadline=None)
@@ -71,7 +74,7 @@ def test_views_never_show_unshown_cards(h):
     while True:
         for p in range(s.n):
             v = seat_view(s, p)
-            others = {c for q in range(s.n) if q != p for c in s.holes[2 * q:2 * q + 2]}
+            others = {c for q in range(s.n) if q != p for c in s.holes[2 * q : 2 * q + 2]}
             shown = {c for q, cards in v.shown.items() if q != p for c in cards}
             visible = set(v.hole) | set(v.board) | shown
             leaked = others & (set(v.hole) | set(v.board))

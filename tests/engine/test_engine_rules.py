@@ -25,7 +25,7 @@ def deal(n, holes=None, board="2c 7d 9h Jd Kc"):
     """Hole cards for n positions (default: distinct low-value cards) and a board."""
     if holes is None:
         spare = [c for c in range(52) if c not in parse_cards(board)]
-        hole_codes = spare[-2 * n:]
+        hole_codes = spare[-2 * n :]
     else:
         hole_codes = parse_cards(holes)
     return hole_codes, parse_cards(board)
@@ -37,14 +37,17 @@ def play(state, actions):
     return state
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"small_bet": 0}, "small_bet must be positive"),
-    ({"small_bet": 10.5}, "integer"),
-    ({"small_blind": 20}, "small_blind <= big_blind"),
-    ({"max_raises": -1}, "max_raises"),
-    ({"stack": 0}, "stack"),
-    ({"no_cap_heads_up": 1}, "true or false"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"small_bet": 0}, "small_bet must be positive"),
+        ({"small_bet": 10.5}, "integer"),
+        ({"small_blind": 20}, "small_blind <= big_blind"),
+        ({"max_raises": -1}, "max_raises"),
+        ({"stack": 0}, "stack"),
+        ({"no_cap_heads_up": 1}, "true or false"),
+    ],
+)
 def test_config_rejects_bad_values(kwargs, message):
     with pytest.raises(ConfigError, match=message):
         GameConfig(**kwargs)

@@ -37,8 +37,13 @@ def test_cli_experiment_json(capsys):
     assert main(["experiment", "loki-vs-styles", "--deals", "3", "--seed", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["hands"] == 30 and out["deals"] == 3 and out["duplicate"] is True
-    assert [r["agent"] for r in out["results"]] == ["loki1", "loose-passive", "loose-aggressive",
-                                                   "tight-passive", "tight-aggressive"]
+    assert [r["agent"] for r in out["results"]] == [
+        "loki1",
+        "loose-passive",
+        "loose-aggressive",
+        "tight-passive",
+        "tight-aggressive",
+    ]
     assert set(out["results"][0]) >= {"agent", "seat", "total", "sb_per_hand", "mbb_per_hand", "ci95"}
 
 
@@ -49,8 +54,16 @@ def test_cli_experiment_rejects_unknown_names(capsys):
 
 @pytest.mark.slow
 def test_loki_tops_the_field_of_stereotypes():
-    result = run_pooled([name for name in ("loki1", "loose-passive", "loose-aggressive", "tight-passive",
-                                           "tight-aggressive") for _ in range(2)], 200, seed=11, workers=2)
+    result = run_pooled(
+        [
+            name
+            for name in ("loki1", "loose-passive", "loose-aggressive", "tight-passive", "tight-aggressive")
+            for _ in range(2)
+        ],
+        200,
+        seed=11,
+        workers=2,
+    )
     loki, *others = result.results
     assert loki.agent == "loki1" and loki.ci95[0] > 0
     assert all(loki.sb_per_hand > other.sb_per_hand for other in others)

@@ -6,8 +6,23 @@ from pokerlab.interfaces.cli import main
 
 
 def test_match_json_schema(capsys, tmp_path):
-    assert main(["match", "--agents", "random:2,call", "--hands", "40", "--seed", "3", "--json",
-                 "--out", str(tmp_path / "m")]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "--agents",
+                "random:2,call",
+                "--hands",
+                "40",
+                "--seed",
+                "3",
+                "--json",
+                "--out",
+                str(tmp_path / "m"),
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["hands"] == 40 and out["out"] == str(tmp_path / "m")
     assert [r["agent"] for r in out["results"]] == ["random#1", "random#2", "call"]

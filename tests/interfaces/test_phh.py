@@ -54,7 +54,7 @@ def test_our_phh_replays_in_pokerkit_and_back():
     for _ in range(30):
         n = int(rng.integers(2, 11))
         cards = rng.permutation(52).tolist()
-        s = HandState(GameConfig(stack=1000), cards[:2 * n], cards[2 * n:2 * n + 5])
+        s = HandState(GameConfig(stack=1000), cards[: 2 * n], cards[2 * n : 2 * n + 5])
         while not s.is_over:
             legal = s.legal_actions()
             s.act(legal[rng.integers(1, len(legal))])  # no folds: PokerKit refuses free folds

@@ -8,5 +8,14 @@ from pokerlab.agents.human import HumanAgent
 from pokerlab.agents.registry import agent_names, make_agent, parse_lineup, register
 from pokerlab.agents.simple import CallAgent, RaiseAgent, RandomAgent
 
-__all__ = ["Agent", "CallAgent", "HumanAgent", "RaiseAgent", "RandomAgent", "agent_names", "make_agent",
-           "parse_lineup", "register"]
+__all__ = [
+    "Agent",
+    "CallAgent",
+    "HumanAgent",
+    "RaiseAgent",
+    "RandomAgent",
+    "agent_names",
+    "make_agent",
+    "parse_lineup",
+    "register",
+]

@@ -9,8 +9,18 @@ from pokerlab.agents.base import Agent
 from pokerlab.cards import format_cards
 from pokerlab.engine import CALL, FOLD, RAISE, ROUND_NAMES, SeatView
 
-_WORDS = {"f": FOLD, "fold": FOLD, "c": CALL, "call": CALL, "check": CALL, "k": CALL,
-          "r": RAISE, "raise": RAISE, "bet": RAISE, "b": RAISE}
+_WORDS = {
+    "f": FOLD,
+    "fold": FOLD,
+    "c": CALL,
+    "call": CALL,
+    "check": CALL,
+    "k": CALL,
+    "r": RAISE,
+    "raise": RAISE,
+    "bet": RAISE,
+    "b": RAISE,
+}
 
 
 class HumanAgent(Agent):
@@ -28,11 +38,16 @@ class HumanAgent(Agent):
 
     def act(self, view: SeatView) -> int:
         board = format_cards(view.board) or "-"
-        names = {FOLD: "fold", CALL: "call" if view.to_call else "check", RAISE: "raise" if view.to_call
-                 else "bet"}
+        names = {
+            FOLD: "fold",
+            CALL: "call" if view.to_call else "check",
+            RAISE: "raise" if view.to_call else "bet",
+        }
         choices = "/".join(f"[{names[a][0]}]{names[a][1:]}" for a in view.legal_actions)
-        self._say(f"{ROUND_NAMES[view.round]}: you hold {format_cards(view.hole)}, board {board}, "
-                  f"pot {view.pot}, to call {view.to_call}, betting {view.betting or '-'}")
+        self._say(
+            f"{ROUND_NAMES[view.round]}: you hold {format_cards(view.hole)}, board {board}, "
+            f"pot {view.pot}, to call {view.to_call}, betting {view.betting or '-'}"
+        )
         while True:
             self.stdout.write(f"your action ({choices})? ")
             self.stdout.flush()
@@ -46,5 +61,7 @@ class HumanAgent(Agent):
 
     def hand_over(self, view: SeatView, nets: tuple[int, ...]) -> None:
         shown = ", ".join(f"position {p}: {format_cards(c)}" for p, c in sorted(view.shown.items()))
-        self._say(f"hand over: board {format_cards(view.board) or '-'}; "
-                  f"{'shown ' + shown if shown else 'no showdown'}; you {nets[view.position]:+d}")
+        self._say(
+            f"hand over: board {format_cards(view.board) or '-'}; "
+            f"{'shown ' + shown if shown else 'no showdown'}; you {nets[view.position]:+d}"
+        )

@@ -45,11 +45,13 @@ class Style:
 
 STYLES: dict[str, Style] = {
     "loose-passive": Style(play_fraction=0.65, raise_fraction=0.03, call_strength=0.25, raise_strength=0.92),
-    "loose-aggressive": Style(play_fraction=0.65, raise_fraction=0.30, call_strength=0.25,
-                              raise_strength=0.60),
+    "loose-aggressive": Style(
+        play_fraction=0.65, raise_fraction=0.30, call_strength=0.25, raise_strength=0.60
+    ),
     "tight-passive": Style(play_fraction=0.22, raise_fraction=0.03, call_strength=0.55, raise_strength=0.92),
-    "tight-aggressive": Style(play_fraction=0.22, raise_fraction=0.12, call_strength=0.55,
-                              raise_strength=0.72),
+    "tight-aggressive": Style(
+        play_fraction=0.22, raise_fraction=0.12, call_strength=0.55, raise_strength=0.72
+    ),
 }
 
 

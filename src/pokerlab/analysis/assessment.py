@@ -60,8 +60,9 @@ class Assessment:
         return out | {"ehs": self.ehs, "ehs_optimistic": self.ehs_optimistic}
 
 
-def assess(hole: CardsLike, board: CardsLike, weights: object = None, opponents: int = 1,
-           flop_lookahead: int = 2) -> Assessment:
+def assess(
+    hole: CardsLike, board: CardsLike, weights: object = None, opponents: int = 1, flop_lookahead: int = 2
+) -> Assessment:
     """Assess our `hole` cards on a flop, turn or river `board` against `opponents` opponents weighted by
     `weights` (one table, e.g. the field array; None for uniform)."""
     if flop_lookahead not in (1, 2):

@@ -32,8 +32,9 @@ def pot_odds(to_call: float, pot: float) -> float:
     """to_call / (pot + to_call), in [0, 1): the winning chance a call needs (seed 000 §4.4); `pot` holds
     every bet made so far, in chips."""
     if to_call < 0 or pot < 0 or pot + to_call == 0:
-        raise ConfigError("pot odds need to_call >= 0 and pot >= 0, not both 0; "
-                          f"got to_call={to_call!r}, pot={pot!r}")
+        raise ConfigError(
+            f"pot odds need to_call >= 0 and pot >= 0, not both 0; got to_call={to_call!r}, pot={pot!r}"
+        )
     return to_call / (pot + to_call)
 
 

@@ -89,8 +89,9 @@ def _play_block(first: int, second: int, players: int, games: int, seed: np.uint
         tied = 0
         for k in range(5, dealt, 2):
             a, b = deck[k], deck[k + 1]
-            theirs = rank_of(board_key + CARD_KEYS[a] + CARD_KEYS[b],
-                             board_mask | CARD_MASKS[a] | CARD_MASKS[b])
+            theirs = rank_of(
+                board_key + CARD_KEYS[a] + CARD_KEYS[b], board_mask | CARD_MASKS[a] | CARD_MASKS[b]
+            )
             if theirs > ours:
                 tied = -1
                 break
@@ -158,8 +159,13 @@ class IncomeRateTable:
         return {"players": self.players, "games": self.games, "income_rate": dict(self.income_rate)}
 
 
-def simulate_table(players: int, games: int, seed: int = DEFAULT_SEED, types: Sequence[str] = STARTING_HANDS,
-                   progress: bool = False) -> IncomeRateTable:
+def simulate_table(
+    players: int,
+    games: int,
+    seed: int = DEFAULT_SEED,
+    types: Sequence[str] = STARTING_HANDS,
+    progress: bool = False,
+) -> IncomeRateTable:
     """Simulate the income-rate table (of `types`, by default all 169) with `games` games per type on every
     thread numba has (`numba.set_num_threads` limits them); `progress` shows a tqdm bar."""
     from tqdm import tqdm
@@ -190,8 +196,11 @@ def read_table(path: Path, players: int) -> IncomeRateTable:
     fix = f"make it again with: pokerlab preflop-table --players {players} --games 1000000 --write"
     try:
         data = json.loads(path.read_text())
-        table = IncomeRateTable(int(data["players"]), int(data["games"]),
-                                {check_type(k): int(v) for k, v in data["income_rate"].items()})
+        table = IncomeRateTable(
+            int(data["players"]),
+            int(data["games"]),
+            {check_type(k): int(v) for k, v in data["income_rate"].items()},
+        )
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise CorruptData(f"cannot read income-rate table {path}: {exc}; {fix}") from None
     if table.players != players or set(table.income_rate) != set(STARTING_HANDS):

@@ -66,10 +66,14 @@ class PotentialTable:
     def to_dict(self) -> dict:
         """Cards to come, the table with its row and column sums, Ppot and Npot."""
         cast = float if self.weighted else int
-        return {"cards_to_come": self.cards_to_come, "table": self.table(),
-                "row_sums": [cast(x) for x in self.row_sums],
-                "column_sums": [cast(x) for x in self.column_sums],
-                "ppot": self.positive_potential, "npot": self.negative_potential}
+        return {
+            "cards_to_come": self.cards_to_come,
+            "table": self.table(),
+            "row_sums": [cast(x) for x in self.row_sums],
+            "column_sums": [cast(x) for x in self.column_sums],
+            "ppot": self.positive_potential,
+            "npot": self.negative_potential,
+        }
 
 
 def _ratio(numerator: float, denominator: float) -> float:
@@ -116,8 +120,9 @@ def _completions(dead: np.uint64, cards_to_come: int) -> tuple[np.ndarray, np.nd
 
 
 @nb.njit(cache=True)
-def potential_counts(hole: np.ndarray, board: np.ndarray, weights: np.ndarray,
-                     cards_to_come: int) -> np.ndarray:
+def potential_counts(
+    hole: np.ndarray, board: np.ndarray, weights: np.ndarray, cards_to_come: int
+) -> np.ndarray:
     """The weighted 3x3 potential table T[now][final] for 1 or 2 cards to come (numba kernel).
 
     Our final rank is computed once per completion; each subcase then counts its completions (those that
@@ -155,13 +160,15 @@ def potential_counts(hole: np.ndarray, board: np.ndarray, weights: np.ndarray,
 
 def potential_of(known: Situation) -> HandPotential:
     """Hand potential in a prepared `Situation`: both look-aheads on the flop, one on the turn, none after."""
+
     def table(cards_to_come: int) -> PotentialTable:
         counts = potential_counts(known.hole, known.board, known.weights, cards_to_come)
         return PotentialTable(counts, cards_to_come, known.weighted)
 
     board_size = known.board.size
-    return HandPotential(two_cards=table(2) if board_size == 3 else None,
-                         one_card=table(1) if board_size < 5 else None)
+    return HandPotential(
+        two_cards=table(2) if board_size == 3 else None, one_card=table(1) if board_size < 5 else None
+    )
 
 
 def hand_potential(hole: CardsLike, board: CardsLike, weights: object = None) -> HandPotential:

@@ -44,8 +44,9 @@ def reference_strength(hole: CardsLike, board: CardsLike, weights: object = None
     return counts
 
 
-def reference_potential(hole: CardsLike, board: CardsLike, cards_to_come: int,
-                        weights: object = None) -> list[list[float]]:
+def reference_potential(
+    hole: CardsLike, board: CardsLike, cards_to_come: int, weights: object = None
+) -> list[list[float]]:
     """The 3x3 potential table T[now][final] (rows and columns: ahead, tied, behind) of seed 000 Table 2.
 
     Each (opponent holding, set of `cards_to_come` future board cards) case adds the holding's weight.

@@ -44,8 +44,9 @@ def parse_board(board: CardsLike, sizes: tuple[int, ...] = (3, 4, 5)) -> list[in
     return codes
 
 
-def parse_situation(hole: CardsLike, board: CardsLike,
-                    sizes: tuple[int, ...] = (3, 4, 5)) -> tuple[list[int], list[int]]:
+def parse_situation(
+    hole: CardsLike, board: CardsLike, sizes: tuple[int, ...] = (3, 4, 5)
+) -> tuple[list[int], list[int]]:
     """Our two hole cards and a board of an allowed size, as codes; `InvalidCards` on anything else."""
     hole_codes = parse_cards(hole)
     if len(hole_codes) != 2:
@@ -65,10 +66,16 @@ def situation(hole: CardsLike, board: CardsLike, weights: object = None) -> Situ
     hole_codes, board_codes = parse_situation(hole, board)
     table = _UNIFORM if weights is None else check_weights(weights)
     if weights is not None and not table[live_holdings(hole_codes + board_codes)].any():
-        raise ConfigError("the weight table gives no weight to any holding live beside "
-                          f"{format_cards(hole_codes + board_codes)!r}")
-    return Situation(np.array(hole_codes, dtype=np.uint8), np.array(board_codes, dtype=np.uint8), table,
-                     weights is not None)
+        raise ConfigError(
+            "the weight table gives no weight to any holding live beside "
+            f"{format_cards(hole_codes + board_codes)!r}"
+        )
+    return Situation(
+        np.array(hole_codes, dtype=np.uint8),
+        np.array(board_codes, dtype=np.uint8),
+        table,
+        weights is not None,
+    )
 
 
 @nb.njit(inline="always", cache=True)

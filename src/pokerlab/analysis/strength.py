@@ -58,13 +58,19 @@ class HandStrength:
     @property
     def hs_n(self) -> float:
         """HS_n = HS^n for n opponents (Papp eq. 5.3), in [0, 1]."""
-        return self.hand_strength ** self.opponents
+        return self.hand_strength**self.opponents
 
     def to_dict(self) -> dict:
         """The counts (integers when unweighted), HS, n and HS_n."""
         count = float if self.weighted else int
-        return {"ahead": count(self.ahead), "tied": count(self.tied), "behind": count(self.behind),
-                "hand_strength": self.hand_strength, "opponents": self.opponents, "hs_n": self.hs_n}
+        return {
+            "ahead": count(self.ahead),
+            "tied": count(self.tied),
+            "behind": count(self.behind),
+            "hand_strength": self.hand_strength,
+            "opponents": self.opponents,
+            "hs_n": self.hs_n,
+        }
 
 
 @nb.njit(inline="always", cache=True)
@@ -103,8 +109,9 @@ def strength_of(known: Situation, opponents: int = 1) -> HandStrength:
     return HandStrength(ahead, tied, behind, opponents, known.weighted)
 
 
-def hand_strength(hole: CardsLike, board: CardsLike, weights: object = None,
-                  opponents: int = 1) -> HandStrength:
+def hand_strength(
+    hole: CardsLike, board: CardsLike, weights: object = None, opponents: int = 1
+) -> HandStrength:
     """Hand strength of our `hole` cards on a flop, turn or river `board` against an opponent whose
     holdings are weighted by `weights` (1,326 floats, None for uniform); HS_n for `opponents` = n.
 

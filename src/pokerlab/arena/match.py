@@ -77,19 +77,29 @@ class MatchResult:
 
     def to_json(self) -> dict:
         """{"hands", "deals", "duplicate", "seed", "results": [...], "out"} (the CLI's --json)."""
-        return {"hands": self.hands, "deals": int(len(np.unique(self.deal_of_hand))),
-                "duplicate": self.duplicate, "seed": self.seed,
-                "results": [r.to_json() for r in self.results], "out": str(self.out) if self.out else None}
+        return {
+            "hands": self.hands,
+            "deals": int(len(np.unique(self.deal_of_hand))),
+            "duplicate": self.duplicate,
+            "seed": self.seed,
+            "results": [r.to_json() for r in self.results],
+            "out": str(self.out) if self.out else None,
+        }
 
 
 def deal_cards(seed: int, deal: int, players: int) -> list[int]:
     """The 2 * players hole cards and 5 board cards of deal `deal` (seed sequence (seed, 0, deal))."""
     rng = np.random.default_rng([seed, 0, deal])
-    return rng.permutation(52)[:2 * players + 5].tolist()
+    return rng.permutation(52)[: 2 * players + 5].tolist()
 
 
-def play_hand(agents: Sequence[Agent], state: HandState, seats: Sequence[int], faults: list[int],
-              labels: Sequence[str] = ()) -> HandState:
+def play_hand(
+    agents: Sequence[Agent],
+    state: HandState,
+    seats: Sequence[int],
+    faults: list[int],
+    labels: Sequence[str] = (),
+) -> HandState:
     """Play `state` to its end, asking ``agents[seats[position]]``; tell every agent the result."""
     seats = tuple(seats)
     while not state.is_over:
@@ -101,8 +111,12 @@ def play_hand(agents: Sequence[Agent], state: HandState, seats: Sequence[int], f
         except Exception as exc:  # noqa: BLE001 - any failure of an agent's own code counts as a fold
             faults[j] += 1
             action = CALL if view.to_call == 0 else FOLD
-            log.warning("agent %s raised %r; recorded as %s", labels[j] if labels else j, exc,
-                        "a check" if action == CALL else "a fold")
+            log.warning(
+                "agent %s raised %r; recorded as %s",
+                labels[j] if labels else j,
+                exc,
+                "a check" if action == CALL else "a fold",
+            )
         try:
             state.act(action)
         except IllegalAction as exc:
@@ -133,8 +147,13 @@ def _run_block(job: _Job) -> tuple[list[HandOutcome], list[int]]:
                 for j, p in enumerate(positions):
                     seats[p] = j
                 stacks = [config.starting_stack()] * n
-                state = play_hand(agents, HandState(config, cards[:2 * n], cards[2 * n:], stacks), seats,
-                                  faults, job.labels)
+                state = play_hand(
+                    agents,
+                    HandState(config, cards[: 2 * n], cards[2 * n :], stacks),
+                    seats,
+                    faults,
+                    job.labels,
+                )
                 nets = tuple(state.nets[p] for p in positions)
                 record = record_of(state, stacks, [job.labels[j] for j in seats]) if job.records else None
                 outcomes.append(HandOutcome(d * n + k, d, tuple(seats), nets, record))
@@ -147,8 +166,9 @@ def _run_block(job: _Job) -> tuple[list[HandOutcome], list[int]]:
         m = len(order)
         cards = deal_cards(job.seed, d, m)
         stacks = [chips[s] for s in order]
-        state = play_hand(agents, HandState(config, cards[:2 * m], cards[2 * m:], stacks), order, faults,
-                          job.labels)
+        state = play_hand(
+            agents, HandState(config, cards[: 2 * m], cards[2 * m :], stacks), order, faults, job.labels
+        )
         nets = [0] * n
         for p, s in enumerate(order):
             nets[s] = state.nets[p]
@@ -171,9 +191,18 @@ def _labels(agents: Sequence[Agent]) -> list[str]:
     return out
 
 
-def play_match(agents: Sequence[Agent | str], hands: int, config: GameConfig | None = None, seed: int = 0, *,
-               duplicate: bool = False, workers: int = 1, out: str | Path | None = None, block: int = 1000,
-               progress: bool = False) -> MatchResult:
+def play_match(
+    agents: Sequence[Agent | str],
+    hands: int,
+    config: GameConfig | None = None,
+    seed: int = 0,
+    *,
+    duplicate: bool = False,
+    workers: int = 1,
+    out: str | Path | None = None,
+    block: int = 1000,
+    progress: bool = False,
+) -> MatchResult:
     """Play a match; agents (instances or registered names) sit in seats 0..n-1 in the order given.
 
     ``hands`` is the number of hands, or of deals when ``duplicate`` (each deal is then played once per
@@ -191,8 +220,20 @@ def play_match(agents: Sequence[Agent | str], hands: int, config: GameConfig | N
             raise ConfigError(f"{name} must be a positive integer, got {value!r}")
     labels = _labels(players)
     per_block = max(1, block // n) if duplicate else block
-    jobs = [_Job(players, labels, config, seed, duplicate, b, start, min(per_block, hands - start),
-                 records=out is not None) for b, start in enumerate(range(0, hands, per_block))]
+    jobs = [
+        _Job(
+            players,
+            labels,
+            config,
+            seed,
+            duplicate,
+            b,
+            start,
+            min(per_block, hands - start),
+            records=out is not None,
+        )
+        for b, start in enumerate(range(0, hands, per_block))
+    ]
     from pokerlab.arena.output import ResultsWriter  # the results folder (plots, SQLite) only when asked
 
     writer = ResultsWriter(Path(out), labels, config, seed, duplicate, hands, block) if out else None
@@ -217,15 +258,24 @@ def play_match(agents: Sequence[Agent | str], hands: int, config: GameConfig | N
             writer.close()
     nets = np.array(all_nets, dtype=np.int64).reshape(len(all_nets), n)
     deals = np.array(deal_of_hand, dtype=np.int64)
-    result = MatchResult(labels, config, seed, duplicate, nets, deals, faults,
-                         summarize(labels, nets, deals, config.small_bet, config.big_blind, faults),
-                         Path(out) if out else None)
+    result = MatchResult(
+        labels,
+        config,
+        seed,
+        duplicate,
+        nets,
+        deals,
+        faults,
+        summarize(labels, nets, deals, config.small_bet, config.big_blind, faults),
+        Path(out) if out else None,
+    )
     if writer:
         writer.finish(result)
     return result
 
 
-def duplicate_tournament(agents: Sequence[Agent | str], deals: int, config: GameConfig | None = None,
-                         seed: int = 0, **options) -> MatchResult:
+def duplicate_tournament(
+    agents: Sequence[Agent | str], deals: int, config: GameConfig | None = None, seed: int = 0, **options
+) -> MatchResult:
     """A duplicate match (Papp 1998; seed 000 §4): every deal replayed once per agent, seats permuted."""
     return play_match(agents, deals, config, seed, duplicate=True, **options)

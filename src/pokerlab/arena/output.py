@@ -20,12 +20,26 @@ from pokerlab.interfaces.store import HandStore
 class ResultsWriter:
     """Writes one match's folder incrementally (see the module docstring)."""
 
-    def __init__(self, out: Path, labels: list[str], config: GameConfig, seed: int, duplicate: bool,
-                 hands: int, block: int) -> None:
+    def __init__(
+        self,
+        out: Path,
+        labels: list[str],
+        config: GameConfig,
+        seed: int,
+        duplicate: bool,
+        hands: int,
+        block: int,
+    ) -> None:
         out.mkdir(parents=True, exist_ok=True)
         self.out, self.labels = out, labels
-        meta = {"agents": labels, "seed": seed, "duplicate": duplicate, "hands": hands, "block": block,
-                "game": config.to_dict()}
+        meta = {
+            "agents": labels,
+            "seed": seed,
+            "duplicate": duplicate,
+            "hands": hands,
+            "block": block,
+            "game": config.to_dict(),
+        }
         (out / "config.json").write_text(json.dumps(meta, indent=2) + "\n")
         self.csv_file = open(out / "hands.csv", "w", newline="")  # noqa: SIM115 - closed in close()
         self.csv = csv.writer(self.csv_file)

@@ -33,8 +33,15 @@ class AgentResult:
         return data
 
 
-def summarize(names: list[str], nets: np.ndarray, deal_of_hand: np.ndarray, small_bet: int, big_blind: int,
-              faults: list[int] | None = None, copies: list[int] | None = None) -> list[AgentResult]:
+def summarize(
+    names: list[str],
+    nets: np.ndarray,
+    deal_of_hand: np.ndarray,
+    small_bet: int,
+    big_blind: int,
+    faults: list[int] | None = None,
+    copies: list[int] | None = None,
+) -> list[AgentResult]:
     """Per-agent results from per-hand nets (hands x agents, chips) and the deal index of each hand.
 
     With ``copies``, column j holds the summed nets of copies[j] players of one kind (pooled results):
@@ -56,10 +63,19 @@ def summarize(names: list[str], nets: np.ndarray, deal_of_hand: np.ndarray, smal
             se = float(rates.std(ddof=1) / np.sqrt(len(rates)))
         else:
             se = float("nan")
-        out.append(AgentResult(agent=name, seat=j, total=total, hands=hands, sb_per_hand=sb,
-                               mbb_per_hand=1000.0 * total / big_blind / hands if hands else 0.0,
-                               std_error=se, ci95=(sb - Z95 * se, sb + Z95 * se),
-                               faults=faults[j] if faults else 0))
+        out.append(
+            AgentResult(
+                agent=name,
+                seat=j,
+                total=total,
+                hands=hands,
+                sb_per_hand=sb,
+                mbb_per_hand=1000.0 * total / big_blind / hands if hands else 0.0,
+                std_error=se,
+                ci95=(sb - Z95 * se, sb + Z95 * se),
+                faults=faults[j] if faults else 0,
+            )
+        )
     return out
 
 

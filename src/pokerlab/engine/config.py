@@ -57,15 +57,17 @@ class GameConfig:
         if self.big_bet <= 0:
             raise ConfigError(f"big_bet must be positive, got {self.big_bet}")
         if not 0 <= self.small_blind <= self.big_blind:
-            raise ConfigError(f"blinds must satisfy 0 <= small_blind <= big_blind, got "
-                              f"{self.small_blind}/{self.big_blind}")
+            raise ConfigError(
+                f"blinds must satisfy 0 <= small_blind <= big_blind, got {self.small_blind}/{self.big_blind}"
+            )
         if self.big_blind <= 0:
             raise ConfigError(f"big_blind must be positive, got {self.big_blind}")
         if self.max_raises is not None and self.max_raises < 0:
             raise ConfigError(f"max_raises must be >= 0 or None (no cap), got {self.max_raises}")
         if self.stack is not None and self.stack <= 0:
-            raise ConfigError(f"stack must be a positive number of chips or None (unlimited), "
-                              f"got {self.stack}")
+            raise ConfigError(
+                f"stack must be a positive number of chips or None (unlimited), got {self.stack}"
+            )
         for name in ("blind_counts_as_bet", "no_cap_heads_up"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false, got {getattr(self, name)!r}")
@@ -94,8 +96,16 @@ class GameConfig:
     @classmethod
     def from_dict(cls, data: dict) -> GameConfig:
         """A configuration from `to_dict` output; unknown keys raise `ConfigError` naming them."""
-        known = {"small_bet", "big_bet", "small_blind", "big_blind", "max_raises", "blind_counts_as_bet",
-                 "no_cap_heads_up", "stack"}
+        known = {
+            "small_bet",
+            "big_bet",
+            "small_blind",
+            "big_blind",
+            "max_raises",
+            "blind_counts_as_bet",
+            "no_cap_heads_up",
+            "stack",
+        }
         unknown = sorted(set(data) - known)
         if unknown:
             raise ConfigError(f"unknown game settings {unknown}; known: {sorted(known)}")

@@ -46,18 +46,33 @@ class HandRecord:
         return replay(self.config, self.stacks, self.holes, self.board, self.actions).betting_string()
 
 
-def record_of(state: HandState, stacks: list[int] | tuple[int, ...],
-              names: list[str] | tuple[str, ...] = ()) -> HandRecord:
+def record_of(
+    state: HandState, stacks: list[int] | tuple[int, ...], names: list[str] | tuple[str, ...] = ()
+) -> HandRecord:
     """The record of a finished hand; ``stacks`` are the positions' chips before the blinds."""
     if not state.is_over:
         raise IllegalAction("only a finished hand has a record")
-    return HandRecord(config=state.config, stacks=tuple(stacks), holes=tuple(state.holes),
-                      board=tuple(state.board), actions=tuple((p, a) for _, p, a in state.actions()),
-                      nets=tuple(state.nets), shown=tuple(state.shown()), names=tuple(names))
+    return HandRecord(
+        config=state.config,
+        stacks=tuple(stacks),
+        holes=tuple(state.holes),
+        board=tuple(state.board),
+        actions=tuple((p, a) for _, p, a in state.actions()),
+        nets=tuple(state.nets),
+        shown=tuple(state.shown()),
+        names=tuple(names),
+    )
 
 
-def replay(config: GameConfig, stacks: list[int] | tuple[int, ...], holes: list[int] | tuple[int, ...],
-           board: list[int] | tuple[int, ...], actions, *, finish: bool = True) -> HandState:
+def replay(
+    config: GameConfig,
+    stacks: list[int] | tuple[int, ...],
+    holes: list[int] | tuple[int, ...],
+    board: list[int] | tuple[int, ...],
+    actions,
+    *,
+    finish: bool = True,
+) -> HandState:
     """Rebuild a hand from its stacks, hole cards, board and (position, action) pairs.
 
     A position of None stands for whoever is to act (for formats that name no players, such as ACPC). An
@@ -75,22 +90,30 @@ def replay(config: GameConfig, stacks: list[int] | tuple[int, ...], holes: list[
         if state.is_over:
             raise IllegalAction(f"action {k + 1} ({_describe(p, a)}) comes after the hand is over")
         if p is not None and p != state.actor:
-            raise IllegalAction(f"action {k + 1} ({_describe(p, a)}) is out of turn: position {state.actor} "
-                                f"is to act in the {ROUND_NAMES[state.round]}")
+            raise IllegalAction(
+                f"action {k + 1} ({_describe(p, a)}) is out of turn: position {state.actor} "
+                f"is to act in the {ROUND_NAMES[state.round]}"
+            )
         actor = state.actor
         try:
             state.act(a)
         except IllegalAction as exc:
             raise IllegalAction(f"action {k + 1}: {exc}") from None
         if amount and a == RAISE and state.bets[actor] != amount[0]:
-            raise IllegalAction(f"action {k + 1} ({_describe(p, a)}) raises to {amount[0]}, but the fixed "
-                                f"limit makes it a raise to {state.bets[actor]}")
+            raise IllegalAction(
+                f"action {k + 1} ({_describe(p, a)}) raises to {amount[0]}, but the fixed "
+                f"limit makes it a raise to {state.bets[actor]}"
+            )
         if len(board) < BOARD_SIZE[state.round] and not state.is_over:
-            raise InvalidCards(f"the {ROUND_NAMES[state.round]} is reached after action {k + 1} but only "
-                               f"{len(board)} board cards are given")
+            raise InvalidCards(
+                f"the {ROUND_NAMES[state.round]} is reached after action {k + 1} but only "
+                f"{len(board)} board cards are given"
+            )
     if finish and not state.is_over:
-        raise IllegalAction(f"the actions stop before the hand is over: position {state.actor} is to act "
-                            f"in the {ROUND_NAMES[state.round]}")
+        raise IllegalAction(
+            f"the actions stop before the hand is over: position {state.actor} is to act "
+            f"in the {ROUND_NAMES[state.round]}"
+        )
     return state
 
 
@@ -101,17 +124,22 @@ def _describe(p: int | None, a: int) -> str:
 
 # -- ACPC STATE lines ---------------------------------------------------------------------------------
 
+
 def acpc_state_line(record: HandRecord, hand_number: int = 0) -> str:
     """The hand as an ACPC dealer log line: STATE:<hand>:<betting>:<holes|...>/<board>:<nets>:<names>.
 
     ACPC seats are our positions (the ACPC limit games post the blinds as we do, "reverse blinds"
     heads-up).
     """
-    holes = "|".join("".join(format_card(c) for c in record.hole(p) if c != UNKNOWN)
-                     for p in range(record.players))
+    holes = "|".join(
+        "".join(format_card(c) for c in record.hole(p) if c != UNKNOWN) for p in range(record.players)
+    )
     splits = [0, 3, 4, 5]
-    board = "".join("/" + "".join(format_card(c) for c in record.board[splits[r]:splits[r + 1]])
-                    for r in range(3) if len(record.board) > splits[r])
+    board = "".join(
+        "/" + "".join(format_card(c) for c in record.board[splits[r] : splits[r + 1]])
+        for r in range(3)
+        if len(record.board) > splits[r]
+    )
     nets = "|".join(str(v) for v in record.nets)
     names = "|".join(record.names) if record.names else "|".join(f"p{p + 1}" for p in range(record.players))
     betting = record.betting_string()

@@ -76,12 +76,39 @@ class HandState:
     * ``stacks``: chips each position holds before the blinds (default: the config's starting stack).
     """
 
-    __slots__ = ("config", "n", "holes", "runout", "round", "stacks", "bets", "committed", "status",
-                 "actor", "active", "need", "acted", "raise_ok", "max_bet", "raise_size", "shorts",
-                 "bets_made", "in_hand", "history", "winnings", "ranks")
+    __slots__ = (
+        "config",
+        "n",
+        "holes",
+        "runout",
+        "round",
+        "stacks",
+        "bets",
+        "committed",
+        "status",
+        "actor",
+        "active",
+        "need",
+        "acted",
+        "raise_ok",
+        "max_bet",
+        "raise_size",
+        "shorts",
+        "bets_made",
+        "in_hand",
+        "history",
+        "winnings",
+        "ranks",
+    )
 
-    def __init__(self, config: GameConfig, holes: list[int], runout: list[int],
-                 stacks: list[int] | None = None, n: int | None = None) -> None:
+    def __init__(
+        self,
+        config: GameConfig,
+        holes: list[int],
+        runout: list[int],
+        stacks: list[int] | None = None,
+        n: int | None = None,
+    ) -> None:
         if n is None:
             n = len(holes) // 2 if stacks is None else len(stacks)
         if not 2 <= n <= 10:
@@ -89,8 +116,9 @@ class HandState:
         if stacks is None:
             stacks = [config.starting_stack()] * n
         if len(stacks) != n or len(holes) != 2 * n:
-            raise ConfigError(f"{n} players need {n} stacks and {2 * n} hole cards, got {len(stacks)} and "
-                              f"{len(holes)}")
+            raise ConfigError(
+                f"{n} players need {n} stacks and {2 * n} hole cards, got {len(stacks)} and {len(holes)}"
+            )
         if not all(c > 0 for c in stacks):
             raise ConfigError(f"every player in a hand needs chips; stacks {list(stacks)}")
         self.config = config
@@ -235,8 +263,9 @@ class HandState:
         else:
             legal = ", ".join(Action(a).name for a in self.legal_actions())
             what = Action(action).name if action in _ALL_ACTIONS else repr(action)
-            raise IllegalAction(f"{what} is not allowed for position {p} in the {ROUND_NAMES[self.round]}; "
-                                f"legal: {legal}")
+            raise IllegalAction(
+                f"{what} is not allowed for position {p} in the {ROUND_NAMES[self.round]}; legal: {legal}"
+            )
         self.raise_ok = False
         self.history.append(p << 2 | action)
         need = self.need & ~(1 << p)
@@ -268,9 +297,9 @@ class HandState:
         if len(self.runout) < 5:
             raise InvalidCards(f"the showdown needs five board cards, only {len(self.runout)} are known")
         if UNKNOWN in [holes[c] for i in live for c in (2 * i, 2 * i + 1)]:
-            unknown = [i for i in live if UNKNOWN in holes[2 * i:2 * i + 2]]
+            unknown = [i for i in live if UNKNOWN in holes[2 * i : 2 * i + 2]]
             raise InvalidCards(f"hole cards of position(s) {unknown} are unknown at the showdown")
-        ranked = rank_holdings(self.runout[:5], [holes[2 * i:2 * i + 2] for i in live])
+        ranked = rank_holdings(self.runout[:5], [holes[2 * i : 2 * i + 2] for i in live])
         ranks = [0] * n
         for i, r in zip(live, ranked, strict=True):
             ranks[i] = r
@@ -314,7 +343,7 @@ class HandState:
     @property
     def board(self) -> list[int]:
         """The board cards dealt so far (none beyond the round where everyone else folded)."""
-        return self.runout[:BOARD_SIZE[self.round]]
+        return self.runout[: BOARD_SIZE[self.round]]
 
     @property
     def pot(self) -> int:

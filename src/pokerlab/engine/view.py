@@ -62,11 +62,22 @@ def seat_view(state: HandState, position: int, seats: tuple[int, ...] | None = N
         shown = {p: (state.holes[2 * p], state.holes[2 * p + 1]) for p, s in enumerate(state.shown()) if s}
     mine = position == state.actor
     return SeatView(
-        config=state.config, position=position, players=n,
-        hole=(state.holes[2 * position], state.holes[2 * position + 1]), board=tuple(state.board),
-        round=state.round, history=tuple(state.actions()), betting=state.betting_string(),
-        stacks=None if state.config.unlimited else tuple(state.stacks), bets=tuple(state.bets),
-        committed=tuple(state.committed), folded=tuple(state.folded(p) for p in range(n)), pot=state.pot,
+        config=state.config,
+        position=position,
+        players=n,
+        hole=(state.holes[2 * position], state.holes[2 * position + 1]),
+        board=tuple(state.board),
+        round=state.round,
+        history=tuple(state.actions()),
+        betting=state.betting_string(),
+        stacks=None if state.config.unlimited else tuple(state.stacks),
+        bets=tuple(state.bets),
+        committed=tuple(state.committed),
+        folded=tuple(state.folded(p) for p in range(n)),
+        pot=state.pot,
         to_call=state.to_call(position) if not state.folded(position) else 0,
-        legal_actions=state.legal_actions() if mine else (), actor=state.actor, shown=shown,
-        seats=tuple(range(n)) if seats is None else seats)
+        legal_actions=state.legal_actions() if mine else (),
+        actor=state.actor,
+        shown=shown,
+        seats=tuple(range(n)) if seats is None else seats,
+    )

@@ -38,19 +38,41 @@ class PooledResult:
     out: Path | None
 
     def to_json(self) -> dict:
-        return {"hands": self.hands, "deals": self.deals, "duplicate": True, "seed": self.seed,
-                "results": [r.to_json() for r in self.results], "out": str(self.out) if self.out else None}
+        return {
+            "hands": self.hands,
+            "deals": self.deals,
+            "duplicate": True,
+            "seed": self.seed,
+            "results": [r.to_json() for r in self.results],
+            "out": str(self.out) if self.out else None,
+        }
 
 
-def run_pooled(lineup: list[str], deals: int, seed: int = 0, *, config: GameConfig | None = None,
-               workers: int = 1, out: str | Path | None = None, progress: bool = False) -> PooledResult:
+def run_pooled(
+    lineup: list[str],
+    deals: int,
+    seed: int = 0,
+    *,
+    config: GameConfig | None = None,
+    workers: int = 1,
+    out: str | Path | None = None,
+    progress: bool = False,
+) -> PooledResult:
     """A duplicate tournament of `lineup` (agent names, one per seat) with results pooled per name."""
     config = config or GameConfig()
-    match = play_match(lineup, deals, config, seed, duplicate=True, workers=workers, out=out,
-                       progress=progress)
+    match = play_match(
+        lineup, deals, config, seed, duplicate=True, workers=workers, out=out, progress=progress
+    )
     kinds, pooled, copies, first_seats = pool_by_name(lineup, match.nets)
-    results = summarize(kinds, pooled, match.deal_of_hand, config.small_bet, config.big_blind,
-                        [sum(match.faults[j] for j, n in enumerate(lineup) if n == k) for k in kinds], copies)
+    results = summarize(
+        kinds,
+        pooled,
+        match.deal_of_hand,
+        config.small_bet,
+        config.big_blind,
+        [sum(match.faults[j] for j, n in enumerate(lineup) if n == k) for k in kinds],
+        copies,
+    )
     results = [replace(r, seat=seat) for r, seat in zip(results, first_seats, strict=True)]
     result = PooledResult(match.hands, deals, seed, results, match.out)
     if match.out:

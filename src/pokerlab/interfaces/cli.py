@@ -36,8 +36,13 @@ def _rank_report(text: str) -> dict:
     codes = parse_cards(text)
     rank = evaluate(codes)
     info = describe(rank)
-    return {"cards": format_cards(codes), "rank": rank, "category": info.category.label,
-            "description": info.description, "best_five": format_cards(best_five(codes))}
+    return {
+        "cards": format_cards(codes),
+        "rank": rank,
+        "category": info.category.label,
+        "description": info.description,
+        "best_five": format_cards(best_five(codes)),
+    }
 
 
 def cmd_rank(args: argparse.Namespace) -> int:
@@ -74,9 +79,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"  {r['cards']:<22} {r['description']:<40} rank {r['rank']}")
     report = assess("Ad Qc", "3h 4c Jh").to_dict()
     print("Seed 000's example, Ad Qc on 3h 4c Jh against one opponent (Table 2):")
-    print(f"  ahead {report['ahead']:g}, tied {report['tied']:g}, behind {report['behind']:g}: "
-          f"HS {report['hand_strength']:.3f}; Ppot {report['ppot2']:.3f}, Npot {report['npot2']:.3f}; "
-          f"EHS' {report['ehs_optimistic']:.3f}")
+    print(
+        f"  ahead {report['ahead']:g}, tied {report['tied']:g}, behind {report['behind']:g}: "
+        f"HS {report['hand_strength']:.3f}; Ppot {report['ppot2']:.3f}, Npot {report['npot2']:.3f}; "
+        f"EHS' {report['ehs_optimistic']:.3f}"
+    )
     return 0
 
 
@@ -87,10 +94,14 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{format_cards(parse_cards(args.hole))} on {format_cards(parse_cards(args.board))}, "
-          f"{args.opponents} opponent(s){', weighted' if weights is not None else ''}")
-    print(f"  ahead {report['ahead']:g}, tied {report['tied']:g}, behind {report['behind']:g}: "
-          f"HS {report['hand_strength']:.3f}, HS_n {report['hs_n']:.3f}")
+    print(
+        f"{format_cards(parse_cards(args.hole))} on {format_cards(parse_cards(args.board))}, "
+        f"{args.opponents} opponent(s){', weighted' if weights is not None else ''}"
+    )
+    print(
+        f"  ahead {report['ahead']:g}, tied {report['tied']:g}, behind {report['behind']:g}: "
+        f"HS {report['hand_strength']:.3f}, HS_n {report['hs_n']:.3f}"
+    )
     for cards in ("2", "1"):
         if report["potential" + cards] is not None:
             ppot, npot = report["ppot" + cards], report["npot" + cards]
@@ -120,8 +131,10 @@ def cmd_preflop_table(args: argparse.Namespace) -> int:
         print(json.dumps(table.to_dict()))
         return 0
     ranks = "23456789TJQKA"
-    print(f"Income rates x 1000, {table.players} players, {table.games:,} games per type "
-          "(row > column: suited, row < column: offsuit)")
+    print(
+        f"Income rates x 1000, {table.players} players, {table.games:,} games per type "
+        "(row > column: suited, row < column: offsuit)"
+    )
     print("   " + "".join(f"{r:>6}" for r in ranks))
     for rank, row in zip(ranks, table.grid(), strict=True):
         print(f"{rank:>3}" + "".join(f"{x:>6}" for x in row))
@@ -139,9 +152,17 @@ def cmd_match(args: argparse.Namespace) -> int:
     from pokerlab.agents import parse_lineup
     from pokerlab.arena import play_match
 
-    result = play_match(parse_lineup(args.agents), args.hands, _game(args), args.seed,
-                        duplicate=args.duplicate, workers=args.workers, out=args.out, block=args.block,
-                        progress=not args.json)
+    result = play_match(
+        parse_lineup(args.agents),
+        args.hands,
+        _game(args),
+        args.seed,
+        duplicate=args.duplicate,
+        workers=args.workers,
+        out=args.out,
+        block=args.block,
+        progress=not args.json,
+    )
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
@@ -149,8 +170,10 @@ def cmd_match(args: argparse.Namespace) -> int:
     print(f"{result.hands} hands ({args.hands} {kind}), seed {args.seed}")
     print(f"{'seat':>4}  {'agent':<16}{'total':>10}{'sb/hand':>10}{'mbb/hand':>11}  95% CI (sb/hand)")
     for r in result.results:
-        print(f"{r.seat:>4}  {r.agent:<16}{r.total:>10}{r.sb_per_hand:>10.3f}{r.mbb_per_hand:>11.1f}"
-              f"  [{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]" + (f"  faults {r.faults}" if r.faults else ""))
+        print(
+            f"{r.seat:>4}  {r.agent:<16}{r.total:>10}{r.sb_per_hand:>10.3f}{r.mbb_per_hand:>11.1f}"
+            f"  [{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]" + (f"  faults {r.faults}" if r.faults else "")
+        )
     if result.out:
         print(f"results in {result.out}")
     return 0
@@ -191,8 +214,9 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     from pokerlab.experiments import EXPERIMENTS
 
     kwargs = {"deals": args.deals} if args.deals is not None else {}
-    result = EXPERIMENTS[args.name](seed=args.seed, workers=args.workers, out=args.out,
-                                    progress=not args.json, **kwargs)
+    result = EXPERIMENTS[args.name](
+        seed=args.seed, workers=args.workers, out=args.out, progress=not args.json, **kwargs
+    )
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
@@ -225,13 +249,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("hole", help='our two hole cards, e.g. "Ad Qc"')
     p.add_argument("board", help='the flop, turn or river, e.g. "3h 4c Jh"')
     p.add_argument("--opponents", type=int, default=1, help="active opponents n of HS_n (default 1)")
-    p.add_argument("--weights", metavar="FILE",
-                   help="opponent weight table: 1,326 numbers (.npy, text or JSON), pokerlab.modeling order")
+    p.add_argument(
+        "--weights",
+        metavar="FILE",
+        help="opponent weight table: 1,326 numbers (.npy, text or JSON), pokerlab.modeling order",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=cmd_analyze)
 
-    p = sub.add_parser("preflop-table", help="pre-flop income-rate tables",
-                       description=cmd_preflop_table.__doc__)
+    p = sub.add_parser(
+        "preflop-table", help="pre-flop income-rate tables", description=cmd_preflop_table.__doc__
+    )
     p.add_argument("--players", type=int, required=True, help="players at the table, 2 to 10")
     p.add_argument("--games", type=int, help="simulate this many games per type (the paper: 1000000)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
@@ -262,11 +290,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("experiment", help="reproduce a paper's experiment",
-                       description=cmd_experiment.__doc__)
+    p = sub.add_parser(
+        "experiment", help="reproduce a paper's experiment", description=cmd_experiment.__doc__
+    )
     p.add_argument("name", choices=["loki-ablation", "loki-vs-styles"], help="which experiment")
-    p.add_argument("--deals", type=int, default=None,
-                   help="duplicate deals (default: 10000 for the ablation, 2000 against the styles)")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="duplicate deals (default: 10000 for the ablation, 2000 against the styles)",
+    )
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
     p.add_argument("--out", default=None, help="results folder")

@@ -57,8 +57,9 @@ def hand_from_phh(data: dict) -> HandRecord:
     if missing:
         raise CorruptData(f"PHH hand lacks the required field(s) {missing}")
     if data["variant"] != "FT":
-        raise CorruptData(f"variant {data['variant']!r} is not supported: only 'FT' "
-                          f"(fixed-limit Texas hold'em)")
+        raise CorruptData(
+            f"variant {data['variant']!r} is not supported: only 'FT' (fixed-limit Texas hold'em)"
+        )
     stacks = [_chips(v, "starting_stacks") for v in data["starting_stacks"]]
     n = len(stacks)
     antes = [_chips(v, "antes") for v in _per_player(data["antes"], n)]
@@ -67,9 +68,14 @@ def hand_from_phh(data: dict) -> HandRecord:
     blinds = [_chips(v, "blinds_or_straddles") for v in _per_player(data["blinds_or_straddles"], n)]
     if any(blinds[2:]) or len(blinds) < 2:
         raise CorruptData(f"blinds_or_straddles {blinds}: only a small and a big blind are supported")
-    config = GameConfig(small_bet=_chips(data["small_bet"], "small_bet"),
-                        big_bet=_chips(data["big_bet"], "big_bet"), small_blind=blinds[0],
-                        big_blind=blinds[1], blind_counts_as_bet=False, stack=max(stacks))
+    config = GameConfig(
+        small_bet=_chips(data["small_bet"], "small_bet"),
+        big_bet=_chips(data["big_bet"], "big_bet"),
+        small_blind=blinds[0],
+        big_blind=blinds[1],
+        blind_counts_as_bet=False,
+        stack=max(stacks),
+    )
     holes, board, actions = [UNKNOWN] * (2 * n), [], []
     for text in data["actions"]:
         words = text.split("#", 1)[0].split()
@@ -78,13 +84,13 @@ def hand_from_phh(data: dict) -> HandRecord:
         if words[0] == "d" and len(words) == 4 and words[1] == "dh":
             p = _player(words[2], n, text)
             if words[3] != "????":
-                holes[2 * p:2 * p + 2] = _two_cards(words[3], text)
+                holes[2 * p : 2 * p + 2] = _two_cards(words[3], text)
         elif words[0] == "d" and len(words) == 3 and words[1] == "db":
             board += parse_cards(words[2])
         elif len(words) >= 2 and words[1] == "sm":
             p = _player(words[0], n, text)
             if len(words) == 3 and words[2] != "-":
-                holes[2 * p:2 * p + 2] = _two_cards(words[2], text)
+                holes[2 * p : 2 * p + 2] = _two_cards(words[2], text)
         elif len(words) == 2 and words[1] in ("f", "cc"):
             actions.append((_player(words[0], n, text), FOLD if words[1] == "f" else CALL))
         elif len(words) == 3 and words[1] == "cbr":
@@ -157,15 +163,18 @@ def to_phh(record: HandRecord) -> str:
     """The hand as PHH text (variant 'FT'), readable by PokerKit and by `hand_from_phh`."""
     config, n = record.config, record.players
     state = HandState(config, list(record.holes), list(record.board), list(record.stacks))
-    actions = [f"d dh p{p + 1} " + ("".join(format_cards(record.hole(p), sep=""))
-                                    if UNKNOWN not in record.hole(p) else "????") for p in range(n)]
+    actions = [
+        f"d dh p{p + 1} "
+        + ("".join(format_cards(record.hole(p), sep="")) if UNKNOWN not in record.hole(p) else "????")
+        for p in range(n)
+    ]
     dealt = 0
     for p, a in record.actions:
         state.act(a)
         actions.append(f"p{p + 1} " + ("f", "cc", f"cbr {state.bets[p]}")[a])
         while dealt < BOARD_SIZE[state.round] and dealt < len(record.board):
             count = 3 if dealt == 0 else 1
-            actions.append("d db " + format_cards(record.board[dealt:dealt + count], sep=""))
+            actions.append("d db " + format_cards(record.board[dealt : dealt + count], sep=""))
             dealt += count
     for p in range(n):
         if record.shown[p]:

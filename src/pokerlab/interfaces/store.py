@@ -37,9 +37,20 @@ class HandStore:
 
     def add(self, hands: Iterable[tuple[int, int, HandRecord]]) -> None:
         """Store (hand number, deal number, record) triples and commit."""
-        rows = [(hand, deal, json.dumps(r.config.to_dict()), json.dumps(list(r.names)), json.dumps(r.stacks),
-                 json.dumps(r.holes), json.dumps(r.board), json.dumps(r.actions), json.dumps(r.nets))
-                for hand, deal, r in hands]
+        rows = [
+            (
+                hand,
+                deal,
+                json.dumps(r.config.to_dict()),
+                json.dumps(list(r.names)),
+                json.dumps(r.stacks),
+                json.dumps(r.holes),
+                json.dumps(r.board),
+                json.dumps(r.actions),
+                json.dumps(r.nets),
+            )
+            for hand, deal, r in hands
+        ]
         self.db.executemany("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         self.db.commit()
 
@@ -52,10 +63,16 @@ def read_hands(path: str | Path) -> Iterator[tuple[int, HandRecord]]:
     db = sqlite3.connect(Path(path))
     try:
         for hand, config, names, stacks, holes, board, actions in db.execute(
-                "SELECT hand, config, names, stacks, holes, board, actions FROM hands ORDER BY hand"):
+            "SELECT hand, config, names, stacks, holes, board, actions FROM hands ORDER BY hand"
+        ):
             stacks = json.loads(stacks)
-            state = replay(GameConfig.from_dict(json.loads(config)), stacks, json.loads(holes),
-                           json.loads(board), [tuple(a) for a in json.loads(actions)])
+            state = replay(
+                GameConfig.from_dict(json.loads(config)),
+                stacks,
+                json.loads(holes),
+                json.loads(board),
+                [tuple(a) for a in json.loads(actions)],
+            )
             yield hand, record_of(state, stacks, json.loads(names))
     finally:
         db.close()

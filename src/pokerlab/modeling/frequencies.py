@@ -16,9 +16,7 @@ BET_BUCKETS = 3
 FULL_TRUST = 20
 
 #: d'[bets to call][action]: the "typical IRC player" (Papp App. B, Table B.2).
-DEFAULT_FREQUENCIES = np.array([[0.0, 0.5, 0.5],
-                                [0.5, 0.3, 0.2],
-                                [0.7, 0.2, 0.1]])
+DEFAULT_FREQUENCIES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1]])
 
 
 def bet_bucket(bets_to_call: int) -> int:

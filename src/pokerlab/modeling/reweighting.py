@@ -22,8 +22,9 @@ def reweight_factor(values: np.ndarray | float, mu: float, sigma: float) -> np.n
     return np.where(values < mu - sigma, MIN_WEIGHT, np.where(values > mu + sigma, 1.0, ramp))
 
 
-def reweight(weights: np.ndarray, values: np.ndarray, mu: float, sigma: float,
-             possible: np.ndarray | None = None) -> np.ndarray:
+def reweight(
+    weights: np.ndarray, values: np.ndarray, mu: float, sigma: float, possible: np.ndarray | None = None
+) -> np.ndarray:
     """New weights: w * factor(v), floored at MIN_WEIGHT (also where v is NaN); impossible holdings get 0."""
     new = np.fmax(MIN_WEIGHT, weights * reweight_factor(values, mu, sigma))
     if possible is not None:

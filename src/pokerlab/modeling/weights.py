@@ -28,8 +28,9 @@ HOLDING_INDEX[HOLDING_CARDS[:, 0], HOLDING_CARDS[:, 1]] = np.arange(NUM_HOLDINGS
 HOLDING_INDEX[HOLDING_CARDS[:, 1], HOLDING_CARDS[:, 0]] = np.arange(NUM_HOLDINGS)
 
 #: CARD_HOLDINGS[c] lists the 51 holdings that contain card c (int16, shape (52, 51)).
-CARD_HOLDINGS = np.array([[HOLDING_INDEX[c, x] for x in range(NUM_CARDS) if x != c]
-                          for c in range(NUM_CARDS)], dtype=np.int16)
+CARD_HOLDINGS = np.array(
+    [[HOLDING_INDEX[c, x] for x in range(NUM_CARDS) if x != c] for c in range(NUM_CARDS)], dtype=np.int16
+)
 
 
 def holding_index(cards: str | Iterable[str | int]) -> int:

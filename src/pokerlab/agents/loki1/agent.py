@@ -73,8 +73,13 @@ class Loki1Agent(Agent):
         if hand.strategy is None:
             hand.strategy = self._choose_strategy(view, hand)
             self.last_rule = hand.strategy.name
-        return strategy_action(hand.strategy, hand.bets_made, view.to_call > 0, hand.voluntary[view.position],
-                               RAISE in view.legal_actions)
+        return strategy_action(
+            hand.strategy,
+            hand.bets_made,
+            view.to_call > 0,
+            hand.voluntary[view.position],
+            RAISE in view.legal_actions,
+        )
 
     def _choose_strategy(self, view: SeatView, hand: HandFollower):
         """Pick the pre-flop strategy at Loki's first pre-flop decision (LOKI-SPEC §1.2-1.3)."""
@@ -89,8 +94,9 @@ class Loki1Agent(Agent):
         in_pot = [p for p in range(view.players) if not hand.folded[p]]
         position = preflop_position(in_pot.index(me) + 1, len(in_pot))
         small_blind = me == blind_positions(view.players)[0]
-        return select_strategy(shipped_table(group)[kind], group, config.tightness, position, small_blind,
-                               config.preflop_rules)
+        return select_strategy(
+            shipped_table(group)[kind], group, config.tightness, position, small_blind, config.preflop_rules
+        )
 
     def _postflop(self, view: SeatView, hand: HandFollower) -> str:
         config = self.config
@@ -111,12 +117,23 @@ class Loki1Agent(Agent):
             ppot = 0.0
         bet = view.config.bet_size(view.round)
         situation = PostflopSituation(
-            round_index=view.round, ehs_optimistic=ehs_opt, ehs=ehs, hand_strength_n=hs_n, potential=ppot,
-            bets_to_call=hand.bets_to_call(view.position), bets_made=hand.bets_made, bet_size=bet,
-            later_bet_size=view.config.bet_size(RIVER), pot=view.pot, to_call=view.to_call,
-            opponents_active=opponents, opponents_to_act=hand.opponents_to_act(),
-            called_bet_this_round=hand.called_bet, semi_bluffing=hand.semi_bluffing,
-            can_raise=RAISE in view.legal_actions)
+            round_index=view.round,
+            ehs_optimistic=ehs_opt,
+            ehs=ehs,
+            hand_strength_n=hs_n,
+            potential=ppot,
+            bets_to_call=hand.bets_to_call(view.position),
+            bets_made=hand.bets_made,
+            bet_size=bet,
+            later_bet_size=view.config.bet_size(RIVER),
+            pot=view.pot,
+            to_call=view.to_call,
+            opponents_active=opponents,
+            opponents_to_act=hand.opponents_to_act(),
+            called_bet_this_round=hand.called_bet,
+            semi_bluffing=hand.semi_bluffing,
+            can_raise=RAISE in view.legal_actions,
+        )
         letter, rule = decide(situation, config.rules, self.rng)
         if rule == "check-raise":
             hand.check_raise_round = view.round

@@ -48,8 +48,12 @@ class Loki1Config:
     rules: PostflopRules = field(default_factory=PostflopRules)
 
     def __post_init__(self) -> None:
-        choices = {"tightness": TIGHTNESS, "preflop": ("advanced", "simple"),
-                   "modelling": ("generic", "specific"), "flop_lookahead": (1, 2)}
+        choices = {
+            "tightness": TIGHTNESS,
+            "preflop": ("advanced", "simple"),
+            "modelling": ("generic", "specific"),
+            "flop_lookahead": (1, 2),
+        }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise ConfigError(f"Loki1Config.{name} is {getattr(self, name)!r}; allowed: {allowed}")

@@ -70,18 +70,31 @@ class HandFollower:
         """Bets and raises made this round (the big blind counts pre-flop)."""
         return self.level // 2
 
-    def follow(self, history, board: tuple[int, ...], frequencies: dict[int, ActionFrequencies],
-               identities: tuple[int, ...], reweighting: bool = True) -> None:
+    def follow(
+        self,
+        history,
+        board: tuple[int, ...],
+        frequencies: dict[int, ActionFrequencies],
+        identities: tuple[int, ...],
+        reweighting: bool = True,
+    ) -> None:
         """Take in the history entries not seen yet (round, position, action)."""
-        for round_index, p, action in history[self.seen:]:
+        for round_index, p, action in history[self.seen :]:
             if round_index != self.round:
                 self._start_round(round_index)
             faced = self.bets_to_call(p)
             if p == self.me:
                 self.called_bet |= action == CALL and faced > 0
             else:
-                self._observe(p, action, faced, board[:BOARD_SIZE[round_index]], frequencies, identities[p],
-                              reweighting)
+                self._observe(
+                    p,
+                    action,
+                    faced,
+                    board[: BOARD_SIZE[round_index]],
+                    frequencies,
+                    identities[p],
+                    reweighting,
+                )
             if round_index == PREFLOP and (action == RAISE or (action == CALL and faced > 0)):
                 self.voluntary[p] = True
             if action == RAISE:
@@ -93,8 +106,16 @@ class HandFollower:
             self.acted[p] = True
         self.seen = len(history)
 
-    def _observe(self, p: int, action: int, faced: int, board: tuple[int, ...],
-                 frequencies: dict[int, ActionFrequencies], identity: int, reweighting: bool) -> None:
+    def _observe(
+        self,
+        p: int,
+        action: int,
+        faced: int,
+        board: tuple[int, ...],
+        frequencies: dict[int, ActionFrequencies],
+        identity: int,
+        reweighting: bool,
+    ) -> None:
         config = self.config
         freq = frequencies.setdefault(identity, ActionFrequencies())
         freq.observe(self.round, faced, action)

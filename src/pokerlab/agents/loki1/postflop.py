@@ -75,12 +75,20 @@ def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator)
     facing = s.bets_to_call > 0
     raise_or_call = "r" if s.can_raise else "c"
     if rules.deception:
-        if (not facing and s.ehs_optimistic >= rules.check_raise_strength and s.opponents_to_act > 0
-                and rng.random() < rules.check_raise_probability):
+        if (
+            not facing
+            and s.ehs_optimistic >= rules.check_raise_strength
+            and s.opponents_to_act > 0
+            and rng.random() < rules.check_raise_probability
+        ):
             return "c", "check-raise"
-        if (not facing and s.round_index == RIVER and s.ehs_optimistic < rules.bluff_strength
-                and s.opponents_active <= rules.bluff_max_opponents
-                and rng.random() < rules.bluff_probability):
+        if (
+            not facing
+            and s.round_index == RIVER
+            and s.ehs_optimistic < rules.bluff_strength
+            and s.opponents_active <= rules.bluff_max_opponents
+            and rng.random() < rules.bluff_probability
+        ):
             return "r", "bluff"
     if s.hand_strength_n >= rules.make4:
         return raise_or_call, "make4"

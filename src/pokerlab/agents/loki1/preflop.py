@@ -30,24 +30,51 @@ TIGHTNESS = ("tight", "moderate", "loose")
 #: Only the 3-4 player moderate bases and tight MAKE2 are the source's; the rest is LOKI-SPEC §1.3's
 #: provisional table, chosen to select the same fractions of hands in IR2 and IR7.
 THRESHOLDS: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] = {
-    (2, "tight"): {PreflopStrategy.MAKE1: (110, 15), PreflopStrategy.MAKE2: (155, 25),
-                   PreflopStrategy.MAKE4: (340, 25)},
-    (2, "moderate"): {PreflopStrategy.MAKE1: (72, 15), PreflopStrategy.MAKE2: (155, 25),
-                      PreflopStrategy.MAKE4: (339, 25)},
-    (2, "loose"): {PreflopStrategy.MAKE1: (30, 15), PreflopStrategy.MAKE2: (120, 25),
-                   PreflopStrategy.MAKE4: (300, 25)},
-    (4, "tight"): {PreflopStrategy.MAKE1: (100, 25), PreflopStrategy.MAKE2: (200, 50),
-                   PreflopStrategy.MAKE4: (580, 50)},
-    (4, "moderate"): {PreflopStrategy.MAKE1: (50, 25), PreflopStrategy.MAKE2: (200, 50),
-                      PreflopStrategy.MAKE4: (580, 50)},
-    (4, "loose"): {PreflopStrategy.MAKE1: (0, 25), PreflopStrategy.MAKE2: (150, 50),
-                   PreflopStrategy.MAKE4: (500, 50)},
-    (7, "tight"): {PreflopStrategy.MAKE1: (100, 30), PreflopStrategy.MAKE2: (256, 60),
-                   PreflopStrategy.MAKE4: (720, 60)},
-    (7, "moderate"): {PreflopStrategy.MAKE1: (32, 30), PreflopStrategy.MAKE2: (256, 60),
-                      PreflopStrategy.MAKE4: (720, 60)},
-    (7, "loose"): {PreflopStrategy.MAKE1: (-30, 30), PreflopStrategy.MAKE2: (200, 60),
-                   PreflopStrategy.MAKE4: (650, 60)},
+    (2, "tight"): {
+        PreflopStrategy.MAKE1: (110, 15),
+        PreflopStrategy.MAKE2: (155, 25),
+        PreflopStrategy.MAKE4: (340, 25),
+    },
+    (2, "moderate"): {
+        PreflopStrategy.MAKE1: (72, 15),
+        PreflopStrategy.MAKE2: (155, 25),
+        PreflopStrategy.MAKE4: (339, 25),
+    },
+    (2, "loose"): {
+        PreflopStrategy.MAKE1: (30, 15),
+        PreflopStrategy.MAKE2: (120, 25),
+        PreflopStrategy.MAKE4: (300, 25),
+    },
+    (4, "tight"): {
+        PreflopStrategy.MAKE1: (100, 25),
+        PreflopStrategy.MAKE2: (200, 50),
+        PreflopStrategy.MAKE4: (580, 50),
+    },
+    (4, "moderate"): {
+        PreflopStrategy.MAKE1: (50, 25),
+        PreflopStrategy.MAKE2: (200, 50),
+        PreflopStrategy.MAKE4: (580, 50),
+    },
+    (4, "loose"): {
+        PreflopStrategy.MAKE1: (0, 25),
+        PreflopStrategy.MAKE2: (150, 50),
+        PreflopStrategy.MAKE4: (500, 50),
+    },
+    (7, "tight"): {
+        PreflopStrategy.MAKE1: (100, 30),
+        PreflopStrategy.MAKE2: (256, 60),
+        PreflopStrategy.MAKE4: (720, 60),
+    },
+    (7, "moderate"): {
+        PreflopStrategy.MAKE1: (32, 30),
+        PreflopStrategy.MAKE2: (256, 60),
+        PreflopStrategy.MAKE4: (720, 60),
+    },
+    (7, "loose"): {
+        PreflopStrategy.MAKE1: (-30, 30),
+        PreflopStrategy.MAKE2: (200, 60),
+        PreflopStrategy.MAKE4: (650, 60),
+    },
 }
 
 
@@ -58,7 +85,8 @@ class PreflopRules:
     thresholds. IR x 1000."""
 
     thresholds: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] = field(
-        default_factory=lambda: THRESHOLDS)
+        default_factory=lambda: THRESHOLDS
+    )
     small_blind_call1: int = -100
     small_blind_call2: int = 50
 
@@ -86,15 +114,22 @@ def preflop_position(seats_left_of_button: int, num_inpot: int) -> int:
     return (num_inpot - seats_left_of_button) % num_inpot
 
 
-def threshold(strategy: PreflopStrategy, group: int, tightness: str, position: int,
-              rules: PreflopRules = PreflopRules()) -> int:
+def threshold(
+    strategy: PreflopStrategy, group: int, tightness: str, position: int, rules: PreflopRules = PreflopRules()
+) -> int:
     """threshold = base + increment * position (Papp eq. 6.1), IR x 1000."""
     base, increment = rules.thresholds[(group, tightness)][strategy]
     return base + increment * position
 
 
-def select_strategy(income_rate: float, group: int, tightness: str, position: int,
-                    small_blind: bool = False, rules: PreflopRules = PreflopRules()) -> PreflopStrategy:
+def select_strategy(
+    income_rate: float,
+    group: int,
+    tightness: str,
+    position: int,
+    small_blind: bool = False,
+    rules: PreflopRules = PreflopRules(),
+) -> PreflopStrategy:
     """The most aggressive strategy whose threshold the hand's income rate reaches (Peña node21)."""
     for strategy in (PreflopStrategy.MAKE4, PreflopStrategy.MAKE2, PreflopStrategy.MAKE1):
         if income_rate >= threshold(strategy, group, tightness, position, rules):
@@ -107,8 +142,9 @@ def select_strategy(income_rate: float, group: int, tightness: str, position: in
     return PreflopStrategy.MAKE0
 
 
-def strategy_action(strategy: PreflopStrategy, bets: int, to_call: bool, invested_voluntarily: bool,
-                    can_raise: bool = True) -> str:
+def strategy_action(
+    strategy: PreflopStrategy, bets: int, to_call: bool, invested_voluntarily: bool, can_raise: bool = True
+) -> str:
     """The action a strategy takes: 'f' fold, 'c' check/call, 'r' bet/raise (ACPC letters).
 
     bets: bets and raises made this round so far (the big blind counts as one pre-flop);
