@@ -119,7 +119,7 @@ class HandState:
             raise ConfigError(
                 f"{n} players need {n} stacks and {2 * n} hole cards, got {len(stacks)} and {len(holes)}"
             )
-        if not all(c > 0 for c in stacks):
+        if min(stacks) <= 0:
             raise ConfigError(f"every player in a hand needs chips; stacks {list(stacks)}")
         self.config = config
         self.n = n
@@ -146,8 +146,20 @@ class HandState:
         bets = self.bets
         # PokerKit's opener: left of the largest blind actually posted (ties: the later position)
         first = big if (bets[big], big) > (bets[small], small) else small
-        self.max_bet = bets[first]
-        self._begin_round((first + 1) % n)
+        max_bet = self.max_bet = bets[first]
+        need = self.active
+        second = sorted(stacks)[-2]  # the second largest whole stake (nobody has folded yet)
+        if need & (need - 1) and max_bet >= second:  # drop whoever already covers every other stake
+            for i in range(n):
+                if need >> i & 1 and second <= bets[i]:
+                    need &= ~(1 << i)
+        if need and not need & (need - 1) and bets[need.bit_length() - 1] >= max_bet:
+            need = 0  # a lone player who owes nothing has no decision
+        if need:
+            self.need = need
+            self.actor = _next_in(need, first)
+        else:
+            self._next_round()
 
     # -- the rules ----------------------------------------------------------------------------------
 
@@ -162,72 +174,47 @@ class HandState:
         self.bets[p] += amount
         self.committed[p] += amount
 
-    def _begin_round(self, opener: int) -> None:
-        """Open a betting round; skip it (and deal on) while fewer than two players can bet."""
-        n = self.n
-        while True:
-            status, stacks, bets = self.status, self.stacks, self.bets
-            need = self.active
-            if need & (need - 1) and self.max_bet:  # pre-flop: drop whoever already covers every stake
-                totals = sorted(bets[i] + stacks[i] for i in range(n) if status[i] != _FOLDED)
-                second = totals[-2]
-                for i in range(n):
-                    if need >> i & 1 and second <= bets[i]:
-                        need &= ~(1 << i)
-            if need and not need & (need - 1) and bets[need.bit_length() - 1] >= self.max_bet:
-                need = 0  # a lone player who owes nothing has no decision
-            if need:
-                self.need = need
-                self.actor = _next_in(need, opener - 1)
-                return
-            self._next_round()
-            if self.round == SHOWDOWN:
-                return
-            opener = 0
-
     def _next_round(self) -> None:
-        """Close the round's betting; deal the next round or settle the hand after the river."""
-        self.round += 1
-        if self.round == SHOWDOWN:
-            self._showdown()
-            return
-        self.history.append(ROUND_MARK)
-        n = self.n
-        self.bets = [0] * n
-        self.max_bet = 0
-        self.acted = 0
-        self.raise_size = 0
-        self.shorts = 0
-        self.bets_made = 0
+        """Close the round's betting and open the next, dealing on while fewer than two players can bet;
+        settle the hand after the river."""
+        while True:
+            self.round += 1
+            if self.round == SHOWDOWN:
+                self._showdown()
+                return
+            self.history.append(ROUND_MARK)
+            self.bets = [0] * self.n
+            self.max_bet = self.acted = self.raise_size = self.shorts = self.bets_made = 0
+            need = self.active
+            if need & (need - 1):  # two or more can bet; after the flop betting opens at position 0
+                self.need = need
+                self.actor = (need & -need).bit_length() - 1
+                return
 
-    def _can_raise(self, p: int) -> bool:
-        """Whether position p may bet or raise now (cap, all-in rule, someone left to answer)."""
+    def legal_actions(self) -> tuple[int, ...]:
+        """The actions the player to act may take: (FOLD, CALL) or (FOLD, CALL, RAISE); () when over.
+
+        A bet or raise needs room under the cap, chips beyond the call, a full increment to answer (or
+        betting reopened for this player) and another player able to answer it.
+        """
+        p = self.actor
+        if p < 0:
+            return ()
         config = self.config
         if self.bets_made >= config.max_bets and not (config.no_cap_heads_up and self.in_hand == 2):
-            return False
+            return _CHECK_OR_FOLD
         stacks, bets, max_bet = self.stacks, self.bets, self.max_bet
         to_call = max_bet - bets[p]
-        if stacks[p] <= to_call or to_call < self.raise_size:
-            return False
-        if self.shorts and self.acted >> p & 1:
-            return False
+        if stacks[p] <= to_call or to_call < self.raise_size or (self.shorts and self.acted >> p & 1):
+            return _CHECK_OR_FOLD
         others = self.active & ~(1 << p)
         while others:
             low = others & -others
             i = low.bit_length() - 1
             if stacks[i] + bets[i] > max_bet:
-                return True
+                self.raise_ok = True  # spares `act` the same test
+                return _ALL_ACTIONS
             others ^= low
-        return False
-
-    def legal_actions(self) -> tuple[int, ...]:
-        """The actions the player to act may take: (FOLD, CALL) or (FOLD, CALL, RAISE); () when over."""
-        p = self.actor
-        if p < 0:
-            return ()
-        if self._can_raise(p):
-            self.raise_ok = True  # spares `act` the same test
-            return _ALL_ACTIONS
         return _CHECK_OR_FOLD
 
     def act(self, action: int) -> None:
@@ -235,28 +222,27 @@ class HandState:
         p = self.actor
         if p < 0:
             raise IllegalAction(f"action {action!r} after the hand is over")
-        bets = self.bets
-        if action == CALL:
-            if self.max_bet > bets[p]:
-                self._post(p, self.max_bet - bets[p])
-            self.acted |= 1 << p
-        elif action == FOLD:
+        bit = 1 << p
+        if action == FOLD:
             self.status[p] = _FOLDED
-            self.active &= ~(1 << p)
+            self.active &= ~bit
             self.in_hand -= 1
-            self.acted |= 1 << p
-        elif action == RAISE and (self.raise_ok or self._can_raise(p)):
-            max_bet = self.max_bet
+            self.acted |= bit
+        elif action == CALL:
+            owed = self.max_bet - self.bets[p]
+            if owed > 0:
+                self._post(p, owed)
+            self.acted |= bit
+        elif action == RAISE and (self.raise_ok or self.legal_actions() is _ALL_ACTIONS):
+            bets, max_bet, raise_size = self.bets, self.max_bet, self.raise_size
             size = self.config.bet_size(self.round)
-            target = max_bet + (size if size > self.raise_size else self.raise_size)
-            self._post(p, target - bets[p])
+            self._post(p, max_bet + (size if size > raise_size else raise_size) - bets[p])
             increment = bets[p] - max_bet
-            self.acted = (1 << p) if increment >= self.raise_size else self.acted | (1 << p)
-            if increment > self.raise_size:
-                self.raise_size = increment
-            self.shorts = 0 if self.stacks[p] else self.shorts + increment
-            if self.shorts >= self.raise_size:
-                self.shorts = 0
+            self.acted = bit if increment >= raise_size else self.acted | bit
+            if increment > raise_size:
+                self.raise_size = raise_size = increment
+            shorts = 0 if self.stacks[p] else self.shorts + increment
+            self.shorts = 0 if shorts >= raise_size else shorts
             self.max_bet = bets[p]
             self.bets_made += 1
             self.need = self.active
@@ -268,7 +254,7 @@ class HandState:
             )
         self.raise_ok = False
         self.history.append(p << 2 | action)
-        need = self.need & ~(1 << p)
+        need = self.need & ~bit
         self.need = need
         if self.in_hand == 1:
             self._uncontested()
@@ -277,8 +263,6 @@ class HandState:
             self.actor = p + (later & -later).bit_length() if later else (need & -need).bit_length() - 1
         else:
             self._next_round()
-            if self.round != SHOWDOWN:
-                self._begin_round(0)
 
     def _uncontested(self) -> None:
         """Everyone else folded: the last player takes the whole pot without showing."""
