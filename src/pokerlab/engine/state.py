@@ -6,8 +6,9 @@ blind and position 1 the big blind; heads-up the button posts the small blind an
 so the button acts first before the flop and last after it. Pre-flop action starts left of the big blind,
 later rounds at position 0.
 
-The state holds only ints, lists of ints and int bitmasks, so `copy` and `act` cost a few microseconds
-(Loki-2's simulations copy states thousands of times per decision; see GUIDE.md "What comes later").
+The state holds only ints, lists of ints and int bitmasks (and the betting read so far, immutable and
+shared by copies), so `copy` and `act` cost a few microseconds (Loki-2's simulations copy states thousands
+of times per decision; see GUIDE.md "What comes later").
 All money is in chips.
 
 All-in rule (real stacks). A bet or raise is *full* when its increment over the previous high bet is at
@@ -44,6 +45,7 @@ UNKNOWN = -1
 _ACTIVE, _FOLDED, _ALL_IN = 0, 1, 2
 _CHECK_OR_FOLD = (FOLD, CALL)
 _ALL_ACTIONS = (FOLD, CALL, RAISE)
+_NOTHING_READ = (0, (), "")
 
 
 class Action(IntEnum):
@@ -99,6 +101,7 @@ class HandState:
         "history",
         "winnings",
         "ranks",
+        "_read",
     )
 
     def __init__(
@@ -135,6 +138,7 @@ class HandState:
         self.history: list[int] = []
         self.winnings: list[int] | None = None
         self.ranks: list[int] | None = None
+        self._read = _NOTHING_READ
         self.acted = 0
         self.raise_ok = False
         self.raise_size = 0
@@ -293,7 +297,8 @@ class HandState:
     # -- reading the state --------------------------------------------------------------------------
 
     def copy(self) -> HandState:
-        """An independent copy (lists copied, config shared): the cheap branch point for search."""
+        """An independent copy (lists copied, config and the betting read so far shared): the cheap branch
+        point for search."""
         new = object.__new__(HandState)
         new.config = self.config
         new.n = self.n
@@ -317,6 +322,7 @@ class HandState:
         new.history = self.history[:]
         new.winnings = self.winnings
         new.ranks = self.ranks
+        new._read = self._read
         return new
 
     @property
@@ -343,6 +349,10 @@ class HandState:
         """Whether position p has folded."""
         return self.status[p] == _FOLDED
 
+    def folds(self) -> tuple[bool, ...]:
+        """Whether each position has folded (`folded` for all positions at once)."""
+        return tuple([s == _FOLDED for s in self.status])
+
     def all_in(self, p: int) -> bool:
         """Whether position p has no chips left behind."""
         return self.status[p] == _ALL_IN
@@ -365,16 +375,31 @@ class HandState:
             return [False] * self.n
         return [s != _FOLDED for s in self.status]
 
+    def betting(self) -> tuple[tuple[tuple[int, int, int], ...], str]:
+        """The betting so far both as (round, position, action) triples and in ACPC form, kept between
+        calls: the history only grows, so a call reads just the entries added since the last (every view
+        asks for both)."""
+        seen, triples, letters = self._read
+        history = self.history
+        if seen < len(history):
+            rnd = letters.count("/")
+            added, text = [], []
+            for entry in history[seen:]:
+                if entry == ROUND_MARK:
+                    rnd += 1
+                    text.append("/")
+                else:
+                    added.append((rnd, entry >> 2, entry & 3))
+                    text.append(ACTION_LETTERS[entry & 3])
+            triples += tuple(added)
+            letters += "".join(text)
+            self._read = (len(history), triples, letters)
+        return triples, letters
+
     def actions(self) -> list[tuple[int, int, int]]:
         """The betting so far as (round, position, action) triples."""
-        out, rnd = [], 0
-        for entry in self.history:
-            if entry == ROUND_MARK:
-                rnd += 1
-            else:
-                out.append((rnd, entry >> 2, entry & 3))
-        return out
+        return list(self.betting()[0])
 
     def betting_string(self) -> str:
         """The public betting in ACPC form, rounds separated by '/', e.g. "cr/cc/rc/c"."""
-        return "".join("/" if e == ROUND_MARK else ACTION_LETTERS[e & 3] for e in self.history)
+        return self.betting()[1]

@@ -57,26 +57,27 @@ def seat_view(state: HandState, position: int, seats: tuple[int, ...] | None = N
     """The view of `position` on `state` (cards of others only where shown at the showdown); `seats` gives
     each position's lasting seat number (default: the positions themselves)."""
     n = state.n
+    holes = state.holes
     shown = {}
-    if state.is_over:
-        shown = {p: (state.holes[2 * p], state.holes[2 * p + 1]) for p, s in enumerate(state.shown()) if s}
-    mine = position == state.actor
+    if state.showdown:
+        shown = {p: (holes[2 * p], holes[2 * p + 1]) for p, s in enumerate(state.shown()) if s}
+    history, betting = state.betting()
     return SeatView(
         config=state.config,
         position=position,
         players=n,
-        hole=(state.holes[2 * position], state.holes[2 * position + 1]),
+        hole=(holes[2 * position], holes[2 * position + 1]),
         board=tuple(state.board),
         round=state.round,
-        history=tuple(state.actions()),
-        betting=state.betting_string(),
+        history=history,
+        betting=betting,
         stacks=None if state.config.unlimited else tuple(state.stacks),
         bets=tuple(state.bets),
         committed=tuple(state.committed),
-        folded=tuple(state.folded(p) for p in range(n)),
+        folded=state.folds(),
         pot=state.pot,
-        to_call=state.to_call(position) if not state.folded(position) else 0,
-        legal_actions=state.legal_actions() if mine else (),
+        to_call=0 if state.folded(position) else state.to_call(position),
+        legal_actions=state.legal_actions() if position == state.actor else (),
         actor=state.actor,
         shown=shown,
         seats=tuple(range(n)) if seats is None else seats,
