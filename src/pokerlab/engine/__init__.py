@@ -22,6 +22,7 @@ from pokerlab.engine.state import (
     UNKNOWN,
     Action,
     HandState,
+    blind_positions,
 )
 from pokerlab.engine.view import SeatView, seat_view
 
@@ -45,6 +46,7 @@ __all__ = [
     "HandState",
     "SeatView",
     "acpc_state_line",
+    "blind_positions",
     "parse_acpc_state_line",
     "record_of",
     "replay",

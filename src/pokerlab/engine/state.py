@@ -61,6 +61,12 @@ class Action(IntEnum):
         return ACTION_LETTERS[self]
 
 
+def blind_positions(players: int) -> tuple[int, int]:
+    """(small blind, big blind) positions: 0 and 1, but heads-up the button (position 1) posts the small
+    blind (GUIDE.md, "The game")."""
+    return (1, 0) if players == 2 else (0, 1)
+
+
 def _next_in(mask: int, p: int) -> int:
     """The first position after p (cyclically) whose bit is set in the non-empty mask of positions."""
     later = mask >> (p + 1)
@@ -144,7 +150,7 @@ class HandState:
         self.raise_size = 0
         self.shorts = 0
         self.bets_made = 1 if config.blind_counts_as_bet else 0
-        small, big = (1, 0) if n == 2 else (0, 1)
+        small, big = blind_positions(n)
         self._post(small, config.small_blind)
         self._post(big, config.big_blind)
         bets = self.bets

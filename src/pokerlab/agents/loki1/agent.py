@@ -11,7 +11,7 @@ import numpy as np
 
 from pokerlab.agents.base import Agent
 from pokerlab.agents.loki1.config import VARIANTS, Loki1Config
-from pokerlab.agents.loki1.opponents import HandFollower, blind_positions
+from pokerlab.agents.loki1.opponents import HandFollower
 from pokerlab.agents.loki1.postflop import PostflopSituation, decide
 from pokerlab.agents.loki1.preflop import (
     expected_players,
@@ -24,7 +24,7 @@ from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import shipped_table
 from pokerlab.analysis.starting_hands import hand_type
 from pokerlab.analysis.strength import hand_strength
-from pokerlab.engine import CALL, FOLD, PREFLOP, RAISE, RIVER, SeatView
+from pokerlab.engine import CALL, FOLD, PREFLOP, RAISE, RIVER, SeatView, blind_positions
 from pokerlab.modeling.frequencies import ActionFrequencies
 
 

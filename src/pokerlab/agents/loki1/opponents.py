@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerlab.agents.loki1.config import Loki1Config
-from pokerlab.engine import BOARD_SIZE, CALL, FOLD, PREFLOP, RAISE
+from pokerlab.engine import BOARD_SIZE, CALL, FOLD, PREFLOP, RAISE, blind_positions
 from pokerlab.modeling.frequencies import (
     DEFAULT_FREQUENCIES,
     ActionFrequencies,
@@ -20,11 +20,6 @@ from pokerlab.modeling.frequencies import (
 from pokerlab.modeling.holding_values import postflop_values, preflop_values, sorted_preflop_values
 from pokerlab.modeling.reweighting import percentile_value, reweight
 from pokerlab.modeling.weights import NUM_HOLDINGS, field_array
-
-
-def blind_positions(players: int) -> tuple[int, int]:
-    """(small blind, big blind) positions: 0 and 1, but heads-up the button (1) posts the small blind."""
-    return (0, 1) if players > 2 else (1, 0)
 
 
 class HandFollower:
