@@ -9,9 +9,9 @@ from pokerlab import GameConfig, duplicate_tournament, play_match
 from pokerlab.agents import Agent
 from pokerlab.arena import duplicate_positions
 from pokerlab.arena.stats import summarize
+from pokerlab.arena.store import read_hands
 from pokerlab.engine import CALL, RAISE
 from pokerlab.errors import ConfigError, IllegalAction
-from pokerlab.interfaces.store import read_hands
 
 
 def test_loki_duplicate_scheme_for_ten_seats():

@@ -15,16 +15,14 @@ it calls from one HS_n (uniform opponents) and bets or raises from another. The 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-
-import numpy as np
 
 from pokerlab.agents.base import Agent
 from pokerlab.analysis.income_rate import shipped_table
-from pokerlab.analysis.starting_hands import HOLDING_TYPE, STARTING_HANDS, hand_type
+from pokerlab.analysis.starting_hands import hand_type
 from pokerlab.analysis.strength import hand_strength
 from pokerlab.engine import CALL, FOLD, PREFLOP, RAISE, SeatView
 from pokerlab.errors import ConfigError
+from pokerlab.modeling.holding_values import sorted_income_rates
 
 
 @dataclass(frozen=True)
@@ -55,15 +53,9 @@ STYLES: dict[str, Style] = {
 }
 
 
-@cache
-def _sorted_income_rates(players: int) -> np.ndarray:
-    table = shipped_table(players)
-    return np.sort(np.array([table[name] for name in STARTING_HANDS], dtype=np.float64)[HOLDING_TYPE])
-
-
 def income_rate_quantile(players: int, top_fraction: float) -> float:
     """The income rate (x 1000) above which lie the best `top_fraction` of the 1,326 holdings."""
-    ordered = _sorted_income_rates(players)
+    ordered = sorted_income_rates(players)
     return float(ordered[min(len(ordered) - 1, int((1.0 - top_fraction) * len(ordered)))])
 
 

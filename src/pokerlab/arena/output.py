@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from pokerlab.arena.store import HandStore
 from pokerlab.engine import GameConfig
-from pokerlab.interfaces.store import HandStore
 
 
 class ResultsWriter:

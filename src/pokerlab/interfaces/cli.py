@@ -17,6 +17,7 @@ from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_
 from pokerlab.cards import format_cards, parse_cards
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.evaluator import best_five, describe, evaluate
+from pokerlab.experiments import EXPERIMENTS
 from pokerlab.handclass import NUM_CLASSES
 from pokerlab.modeling.weights import load_weights
 
@@ -211,8 +212,6 @@ def cmd_history_replay(args: argparse.Namespace) -> int:
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one of the papers' experiments (duplicate, pooled per player kind) and report each kind."""
-    from pokerlab.experiments import EXPERIMENTS
-
     kwargs = {"deals": args.deals} if args.deals is not None else {}
     result = EXPERIMENTS[args.name](
         seed=args.seed, workers=args.workers, out=args.out, progress=not args.json, **kwargs
@@ -293,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "experiment", help="reproduce a paper's experiment", description=cmd_experiment.__doc__
     )
-    p.add_argument("name", choices=["loki-ablation", "loki-vs-styles"], help="which experiment")
+    p.add_argument("name", choices=sorted(EXPERIMENTS), help="which experiment")
     p.add_argument(
         "--deals",
         type=int,

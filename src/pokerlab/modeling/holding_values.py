@@ -23,17 +23,27 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 
 @cache
-def preflop_values() -> np.ndarray:
-    """IR7 (x 1000) of each of the 1,326 holdings: the pre-flop hand value of re-weighting (read-only)."""
-    table = shipped_table(7)
+def income_rates(players: int) -> np.ndarray:
+    """The shipped income rate (x 1000) for `players` of each of the 1,326 holdings (read-only)."""
+    table = shipped_table(players)
     by_type = np.array([table[name] for name in STARTING_HANDS], dtype=np.float64)
     return _frozen(by_type[HOLDING_TYPE])
 
 
 @cache
+def sorted_income_rates(players: int) -> np.ndarray:
+    """The 1,326 holdings' income rates for `players` in ascending order (percentiles to IR values)."""
+    return _frozen(np.sort(income_rates(players)))
+
+
+def preflop_values() -> np.ndarray:
+    """IR7 of each holding: the pre-flop hand value of re-weighting (Papp §7.2.2), read-only."""
+    return income_rates(7)
+
+
 def sorted_preflop_values() -> np.ndarray:
     """The 1,326 IR7 values in ascending order, for turning a percentile into an IR threshold."""
-    return _frozen(np.sort(preflop_values()))
+    return sorted_income_rates(7)
 
 
 @lru_cache(maxsize=256)

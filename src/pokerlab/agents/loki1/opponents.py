@@ -31,30 +31,27 @@ class HandFollower:
     def __init__(self, players: int, me: int, hole: tuple[int, int], config: Loki1Config) -> None:
         self.players, self.me, self.hole, self.config = players, me, hole, config
         self.seen = 0  # history entries processed
-        self.round = PREFLOP
         self.folded = [False] * players
-        self.acted = [False] * players  # acted this round
         self.voluntary = [False] * players  # put money in of its own accord pre-flop
         self.weights = np.ones((players, NUM_HOLDINGS))
-        self.saved = self.weights.copy()  # the tables at the start of the round (LOKI-SPEC §4.6)
-        self.threshold = np.full(players, -np.inf)  # the highest threshold applied this round
+        self.threshold = np.empty(players)
         self.strategy = None  # Loki's pre-flop strategy, fixed at its first pre-flop decision
-        self.called_bet = False  # we called a bet this round
         self.semi_bluffing = False
         self.check_raise_round = -1
         self._start_round(PREFLOP)
 
     def _start_round(self, round_index: int) -> None:
+        """Reset what is counted per round; save the tables the round's re-weighting starts from."""
         self.round = round_index
         self.level = 2 if round_index == PREFLOP else 0  # half-bets: the big blind is the first bet
         self.matched = [0] * self.players
         if round_index == PREFLOP:
             small, big = blind_positions(self.players)
             self.matched[small], self.matched[big] = 1, 2
-        self.acted = [False] * self.players
-        self.saved = self.weights.copy()
-        self.threshold[:] = -np.inf
-        self.called_bet = False
+        self.acted = [False] * self.players  # acted this round
+        self.saved = self.weights.copy()  # the tables at the start of the round (LOKI-SPEC §4.6)
+        self.threshold[:] = -np.inf  # the highest threshold applied this round, per opponent
+        self.called_bet = False  # we called a bet this round
 
     def bets_to_call(self, position: int) -> int:
         """Whole bets `position` faces now (a half bet counts as one)."""
