@@ -41,9 +41,9 @@ def test_simple_agents():
     capped = view_to_act([RAISE, RAISE, RAISE])
     assert make_agent("raise").act(capped) == CALL
     agent = make_agent("random")
-    agent.reset(np.random.default_rng(1))
+    agent.seed(np.random.default_rng(1))
     first = [agent.act(v) for _ in range(50)]
-    agent.reset(np.random.default_rng(1))
+    agent.seed(np.random.default_rng(1))
     assert [agent.act(v) for _ in range(50)] == first and set(first) == {FOLD, CALL, RAISE}
     free = view_to_act([CALL])
     assert FOLD not in {agent.act(free) for _ in range(50)}

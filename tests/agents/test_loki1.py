@@ -23,17 +23,20 @@ class Checked(Agent):
         super().__init__()
         self.inner, self.name, self.seen = inner, inner.name, []
 
-    def reset(self, rng):
-        super().reset(rng)
-        self.inner.reset(rng)
+    def seed(self, rng):
+        super().seed(rng)
+        self.inner.seed(rng)
+
+    def begin_hand(self, start):
+        self.inner.begin_hand(start)
 
     def act(self, view):
         action = self.inner.act(view)
         self.seen.append((view.to_call, action, view.legal_actions))
         return action
 
-    def hand_over(self, view, nets):
-        self.inner.hand_over(view, nets)
+    def end_hand(self, end):
+        self.inner.end_hand(end)
 
 
 def test_never_folds_when_checking_is_free_and_acts_legally():
@@ -64,7 +67,7 @@ def test_raises_the_nuts_on_every_street():
     for seed in range(5):
         state = HandState(GameConfig(), holes, board)
         loki = Loki1Agent()
-        loki.reset(np.random.default_rng(seed))
+        loki.seed(np.random.default_rng(seed))
         raised_on = set()
         while not state.is_over:
             if state.actor == 2:
@@ -85,10 +88,10 @@ class Recorder(Loki1Agent):
         super().__init__(VARIANTS["loki1-generic"])
         self.revealed: list[float] = []
 
-    def hand_over(self, view, nets):
-        super().hand_over(view, nets)
-        for p, cards in view.shown.items():
-            if p != view.position:
+    def end_hand(self, end):
+        super().end_hand(end)
+        for p, cards in end.shown.items():
+            if p != end.position:
                 self.revealed.append(self.last_hand.weights[p, holding_index(list(cards))])
 
 

@@ -5,6 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.postflop import (
     PostflopRules,
     PostflopSituation,
@@ -23,10 +24,7 @@ from pokerlab.agents.loki1.preflop import (
 )
 from pokerlab.analysis.effective import pot_odds
 from pokerlab.modeling.frequencies import (
-    CALL,
     DEFAULT_FREQUENCIES,
-    FOLD,
-    RAISE,
     ActionFrequencies,
     threshold_percentile,
 )

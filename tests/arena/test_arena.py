@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from pokerlab import GameConfig, duplicate_tournament, play_match
-from pokerlab.agents import Agent
+from pokerlab.agents import Agent, Decision
 from pokerlab.arena import duplicate_positions
 from pokerlab.arena.stats import summarize
-from pokerlab.arena.store import read_hands
-from pokerlab.engine import CALL, RAISE
+from pokerlab.arena.store import read_decisions, read_hands
+from pokerlab.engine import CALL
 from pokerlab.errors import ConfigError, IllegalAction
 
 
@@ -110,38 +110,18 @@ def test_results_folder(tmp_path):
     }
     assert json.loads((out / "config.json").read_text())["seed"] == 5
     rows = list(csv.reader(open(out / "hands.csv")))
-    assert rows[0] == ["hand", "deal", "positions", "random", "call", "raise"] and len(rows) == 121
+    assert rows[0] == ["hand", "deal", "session", "positions", "random", "call", "raise"] and len(rows) == 121
     summary = json.loads((out / "summary.json").read_text())
     assert summary["hands"] == 120 and summary["results"][2]["agent"] == "raise"
     records = list(read_hands(out / "hands.sqlite"))
     assert len(records) == 120
     for (_, record), row in zip(records, rows[1:], strict=True):
         by_seat = [0] * 3
-        for p, seat in enumerate(map(int, row[2].split())):
+        for p, seat in enumerate(map(int, row[3].split())):
             by_seat[seat] = record.nets[p]
-        assert by_seat == [int(x) for x in row[3:]]
+        assert by_seat == [int(x) for x in row[4:]]
     assert sqlite3.connect(out / "hands.sqlite").execute("SELECT COUNT(*) FROM hands").fetchone() == (120,)
     assert r.out == out
-
-
-class Counter(Agent):
-    name = "counter"
-
-    def reset(self, rng):
-        super().reset(rng)
-        self.seen = 0
-
-    def act(self, view):
-        assert view.hole[0] >= 0 and not view.shown
-        return RAISE if RAISE in view.legal_actions else CALL
-
-    def hand_over(self, view, nets):
-        self.seen += 1
-        assert self.seen <= 25  # reset at every block
-
-
-def test_agents_are_told_results_and_reset_each_block():
-    play_match([Counter(), "call"], 100, seed=2, block=25)
 
 
 class SeatWatcher(Agent):
@@ -155,14 +135,18 @@ class SeatWatcher(Agent):
     def act(self, view):
         self.own_seats.add(view.seats[view.position])
         self.tables.add(tuple(sorted(view.seats)))
-        return CALL
+        return Decision(CALL, info={"seat": view.seats[view.position]})
 
 
-@pytest.mark.parametrize("duplicate", [False, True])
-def test_views_name_each_player_by_a_lasting_seat(duplicate):
+def test_views_name_each_player_by_a_lasting_seat(tmp_path):
     """Positions rotate with the button, but view.seats names each player the same way every hand."""
     watchers = [SeatWatcher() for _ in range(4)]
-    play_match(watchers, 20, seed=3, duplicate=duplicate)
+    play_match(watchers, 20, seed=3)  # one session in this process: the instances themselves play
     for j, w in enumerate(watchers):
         assert w.own_seats == {j}
         assert w.tables == {(0, 1, 2, 3)}
+    # duplicate: every rotation plays fresh copies; the decision log says which seat decided
+    play_match(watchers, 20, seed=3, duplicate=True, out=tmp_path / "d", log_decisions=True)
+    decisions = read_decisions(tmp_path / "d" / "hands.sqlite")
+    assert len(decisions) >= 20 * 4 and {d["seat"] for d in decisions} == {0, 1, 2, 3}
+    assert all(d["info"] == {"seat": d["seat"]} for d in decisions)

@@ -10,6 +10,7 @@ from pokerlab.engine import (
     GameConfig,
     HandState,
     acpc_state_line,
+    hand_end,
     parse_acpc_state_line,
     record_of,
     replay,
@@ -195,20 +196,25 @@ def test_copy_is_independent():
     s = HandState(C, *deal(3))
     t = s.copy()
     play(t, [RAISE, CALL])
-    assert s.history == [] and s.bets == [5, 10, 0] and t.bets == [20, 10, 20]
+    assert s.actions == () and s.bets == [5, 10, 0] and t.bets == [20, 10, 20]
+    assert [(r.action, r.amount, r.to_call, r.raises, r.raises_left) for r in t.actions] == [
+        (RAISE, 20, 10, 1, 3),
+        (CALL, 15, 15, 2, 2),
+    ]
 
 
 def test_view_hides_unshown_cards():
     holes, board = deal(3)
     s = HandState(C, holes, board)
     v = seat_view(s, 0)
-    assert v.hole == (holes[0], holes[1]) and v.board == () and v.shown == {} and v.legal_actions == ()
+    assert v.hole == (holes[0], holes[1]) and v.board == () and v.legal_actions == ()
     assert seat_view(s, 2).legal_actions == (FOLD, CALL, RAISE) and seat_view(s, 2).to_call == 10
     play(s, [FOLD, FOLD])
-    assert seat_view(s, 1).shown == {}
+    assert hand_end(s, 1).shown == {} and hand_end(s, 1).nets == (-5, 5, 0)
     holes, board = deal(2, "As Ad 3c 4h")
     s = play(HandState(C, holes, board), [CALL, CALL] + [CALL, CALL] * 3)
-    assert seat_view(s, 0).shown == {0: (holes[0], holes[1]), 1: (holes[2], holes[3])}
+    assert hand_end(s, 0).shown == {0: (holes[0], holes[1]), 1: (holes[2], holes[3])}
+    assert seat_view(s, 0).betting == "cc/cc/cc/cc"
 
 
 def test_replay_rejects_with_reason():

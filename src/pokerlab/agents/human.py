@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.cards import format_cards
-from pokerlab.engine import CALL, FOLD, RAISE, ROUND_NAMES, SeatView
+from pokerlab.engine import ROUND_NAMES, HandEnd, SeatView
 
 _WORDS = {
     "f": FOLD,
@@ -59,9 +60,9 @@ class HumanAgent(Agent):
                 return action
             self._say(f"'{line.strip()}' is not one of {choices}; try again")
 
-    def hand_over(self, view: SeatView, nets: tuple[int, ...]) -> None:
-        shown = ", ".join(f"position {p}: {format_cards(c)}" for p, c in sorted(view.shown.items()))
+    def end_hand(self, end: HandEnd) -> None:
+        shown = ", ".join(f"position {p}: {format_cards(c)}" for p, c in sorted(end.shown.items()))
         self._say(
-            f"hand over: board {format_cards(view.board) or '-'}; "
-            f"{'shown ' + shown if shown else 'no showdown'}; you {nets[view.position]:+d}"
+            f"hand over: board {format_cards(end.board) or '-'}; "
+            f"{'shown ' + shown if shown else 'no showdown'}; you {end.nets[end.position]:+d}"
         )

@@ -1,12 +1,19 @@
 """Agents by name, so that the CLI and experiments can say "loki1,call,random:8".
 
-Adding a player is one line: ``register("loki1", Loki1Agent)``.
+Adding a player is one line: ``register("loki1", Loki1Agent)``. An agent outside the package is named by
+where it lives: ``mypackage.mymodule:MyBot`` (an importable module) or ``path/to/bots.py:MyBot`` (a file);
+such agents are *external* and the arena isolates them by default.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import re
+import sys
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 from pokerlab.agents.base import Agent
 from pokerlab.agents.human import HumanAgent
@@ -16,13 +23,20 @@ from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
 from pokerlab.errors import ConfigError
 
 _FACTORIES: dict[str, Callable[[], Agent]] = {}
+_DESCRIPTIONS: dict[str, str] = {}
+_EXTERNAL = re.compile(r"^(?P<where>[^:,]+):(?P<cls>[A-Za-z_][A-Za-z_0-9]*)$")
 
 
-def register(name: str, factory: Callable[[], Agent]) -> None:
-    """Make `factory()` available as agent `name` (names are lower-case, without ':' or ',')."""
+def register(name: str, factory: Callable[[], Agent], description: str | None = None) -> None:
+    """Make `factory()` available as agent `name` (names are lower-case, without ':' or ','); the
+    description defaults to the first line of the agent class's docstring."""
     if not name or name != name.lower() or any(c in name for c in ":, "):
         raise ConfigError(f"agent name {name!r} must be lower-case without ':', ',' or spaces")
     _FACTORIES[name] = factory
+    if description is None:
+        target = factory.func if isinstance(factory, partial) else factory
+        description = ((target.__doc__ or "").strip().splitlines() or [""])[0]
+    _DESCRIPTIONS[name] = description
 
 
 def agent_names() -> list[str]:
@@ -30,27 +44,77 @@ def agent_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def make_agent(name: str) -> Agent:
-    """A fresh agent of the registered `name`; `ConfigError` lists the known names otherwise."""
-    factory = _FACTORIES.get(name)
+def agent_descriptions() -> dict[str, str]:
+    """Each registered agent's one-line description, by name (sorted)."""
+    return {name: _DESCRIPTIONS[name] for name in agent_names()}
+
+
+def is_external(spec: str) -> bool:
+    """Whether `spec` names an agent outside the registry ("module:Class" or "file.py:Class")."""
+    return spec not in _FACTORIES and _EXTERNAL.match(spec) is not None
+
+
+def _load_class(spec: str) -> type:
+    where, cls_name = _EXTERNAL.match(spec).group("where", "cls")
+    if where.endswith(".py"):
+        path = Path(where)
+        if not path.is_file():
+            raise ConfigError(f"agent {spec!r}: no file {where!r}")
+        module_name = f"pokerlab_external_{abs(hash(str(path.resolve())))}"
+        module = sys.modules.get(module_name)
+        if module is None:
+            loader_spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(loader_spec)
+            sys.modules[module_name] = module
+            try:
+                loader_spec.loader.exec_module(module)
+            except Exception as exc:
+                del sys.modules[module_name]
+                raise ConfigError(f"agent {spec!r}: loading {where} failed: {exc!r}") from None
+    else:
+        try:
+            module = importlib.import_module(where)
+        except Exception as exc:  # ImportError, or the module's own failure
+            raise ConfigError(f"agent {spec!r}: cannot import module {where!r}: {exc!r}") from None
+    cls = getattr(module, cls_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Agent)):
+        raise ConfigError(f"agent {spec!r}: {where} has no Agent subclass named {cls_name!r}")
+    return cls
+
+
+def make_agent(spec: str) -> Agent:
+    """A fresh agent: a registered name, or "module:Class" / "file.py:Class" for one's own bot (built with
+    no arguments). `ConfigError` lists the known names otherwise."""
+    factory = _FACTORIES.get(spec)
     if factory is None:
-        raise ConfigError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
+        if _EXTERNAL.match(spec) is None:
+            raise ConfigError(
+                f"unknown agent {spec!r}; known agents: {', '.join(agent_names())} "
+                "(or module:Class / path/to/file.py:Class for your own)"
+            )
+        factory = _load_class(spec)
     agent = factory()
-    agent.name = name
+    agent.name = spec
     return agent
 
 
 def parse_lineup(text: str) -> list[str]:
-    """Agent names, one per seat, from "random:8,call,raise" (a name may carry a count)."""
-    names: list[str] = []
+    """Agent specs, one per seat, from "random:8,call,mybots.py:MyBot:2" (a spec may end in ":COUNT")."""
+    specs: list[str] = []
     for item in text.split(","):
-        name, _, count = item.strip().partition(":")
-        if count and (not count.isdigit() or int(count) < 1):
-            raise ConfigError(f"bad count {count!r} in {item!r}: write name:COUNT with COUNT >= 1")
-        if name not in _FACTORIES:
-            make_agent(name)  # raises with the known names
-        names += [name] * (int(count) if count else 1)
-    return names
+        item = item.strip()
+        spec, count = item, 1
+        head, sep, tail = item.rpartition(":")
+        if sep and tail.isdigit() and head:
+            spec, count = head, int(tail)
+            if count < 1:
+                raise ConfigError(f"bad count in {item!r}: write name:COUNT with COUNT >= 1")
+        elif sep and head in _FACTORIES:
+            raise ConfigError(f"bad count {tail!r} in {item!r}: write name:COUNT with COUNT >= 1")
+        if spec not in _FACTORIES:
+            make_agent(spec)  # raises with the known names, or loads the external class to check it
+        specs += [spec] * count
+    return specs
 
 
 register("random", RandomAgent)
@@ -58,8 +122,12 @@ register("call", CallAgent)
 register("raise", RaiseAgent)
 register("human", HumanAgent)
 for _name, _config in VARIANTS.items():
-    register(_name, partial(Loki1Agent, _config))
+    register(_name, partial(Loki1Agent, _config), f"Loki-1 (Billings et al. 1998), variant {_name}")
 for _style in STYLES:
-    register(_style, partial(StereotypeAgent, _style))
+    register(_style, partial(StereotypeAgent, _style), f"Barone & While (2000) stereotype: {_style}")
 for _name, _tightness in (("bpl", "loose"), ("bpm", "moderate"), ("bpt", "tight")):
-    register(_name, partial(Loki1Agent, basic_player(_tightness)))
+    register(
+        _name,
+        partial(Loki1Agent, basic_player(_tightness)),
+        f"Papp (1998) basic non-modelling player, {_tightness}",
+    )

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.analysis.income_rate import shipped_table
 from pokerlab.analysis.starting_hands import hand_type
 from pokerlab.analysis.strength import hand_strength
-from pokerlab.engine import CALL, FOLD, PREFLOP, RAISE, SeatView
+from pokerlab.engine import PREFLOP, SeatView
 from pokerlab.errors import ConfigError
 from pokerlab.modeling.holding_values import sorted_income_rates
 

@@ -1,64 +1,51 @@
 """Matches: agents at one table for many hands, ordinary (button rotation) or duplicate, on local cores.
 
-Reproducibility: the cards of deal d come from the seed sequence (seed, 0, d), whoever plays them. A match
-is cut into fixed blocks of hands (``block``, independent of the number of workers); each agent is reset
-at the start of every block with a generator seeded from (seed, 1, block, agent). Blocks are the unit of
-parallel work, so a match gives identical results for any number of workers. With real stacks each block
-is a session starting from the configured stacks, busted players sitting out until it ends; duplicate
-hands always start from the configured stacks, so that the replays of a deal are comparable.
+A match is one or more sessions (`pokerlab.arena.session`); within a session every agent keeps its memory.
 
-An agent that raises an exception is logged and recorded as folding (checking when that is free), and the
-match goes on; an agent that returns an illegal action stops the match with `IllegalAction` naming the
-legal ones (results written so far stay on disk).
+* An ordinary match is one session by default; ``sessions=k`` cuts its hands into k independent sessions
+  with fresh agents, which may run in parallel.
+* A duplicate match (Papp 1998 ch. 8; Billings et al. 1998 §5) has one session per seat rotation, each
+  playing every deal with its own fresh agents, so that no agent ever meets a deal twice.
+
+Sessions are the unit of parallel work: ``workers`` processes play them, and the results are identical for
+any number of workers. Each session starts from a copy of the agents as passed; a match of one session in
+this process plays the given agent instances themselves, so a learning agent comes back having learned.
+
+``isolate`` runs agents in their own processes (`pokerlab.arena.players.IsolatedPlayer`): True for all,
+False for none, None (default) for the external ones ("module:Class", "file.py:Class") only. A seed picks
+every deal, so an isolated bot that learns the seed can compute them: for untrusted bots, use a seed of 64
+random bits or more.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import queue as queue_module
+import traceback
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
-from pokerlab.agents import Agent, make_agent
-from pokerlab.arena.seating import duplicate_positions, ring_positions
+from pokerlab.agents import Agent
+from pokerlab.agents.registry import is_external
+from pokerlab.arena.players import AgentSpec
+from pokerlab.arena.seating import duplicate_positions
+from pokerlab.arena.session import SessionJob, SessionReport, make_table, run_session
 from pokerlab.arena.stats import AgentResult, summarize
-from pokerlab.engine import CALL, FOLD, GameConfig, HandRecord, HandState, record_of, seat_view
-from pokerlab.errors import ConfigError, IllegalAction
+from pokerlab.engine import GameConfig
+from pokerlab.errors import ConfigError, PokerlabError
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class HandOutcome:
-    """One played hand: its number, deal, the agent in each position, each agent's net and the record."""
-
-    hand: int
-    deal: int
-    positions: tuple[int, ...]
-    nets: tuple[int, ...]
-    record: HandRecord | None
-
-
-@dataclass(frozen=True)
-class _Job:
-    agents: list[Agent]
-    labels: list[str]
-    config: GameConfig
-    seed: int
-    duplicate: bool
-    block: int
-    first_deal: int
-    deals: int
-    records: bool
-
-
 @dataclass
 class MatchResult:
-    """A finished match: per-hand nets (hands x agents, chips), per-agent results and where it was saved."""
+    """A finished match: per-hand nets (hands x agents, chips, in hand-number order), per-agent results,
+    per-session reports and where it was saved."""
 
     labels: list[str]
     config: GameConfig
@@ -69,6 +56,8 @@ class MatchResult:
     faults: list[int]
     results: list[AgentResult] = field(default_factory=list)
     out: Path | None = None
+    sessions: list[SessionReport] = field(default_factory=list)
+    hands_asked: int = 0
 
     @property
     def hands(self) -> int:
@@ -76,112 +65,22 @@ class MatchResult:
         return int(self.nets.shape[0])
 
     def to_json(self) -> dict:
-        """{"hands", "deals", "duplicate", "seed", "results": [...], "out"} (the CLI's --json)."""
+        """{"hands", "hands_asked", "deals", "duplicate", "seed", "results", "sessions", "out"} (the CLI's
+        --json). In a duplicate match ``hands`` counts every replay (deals x players)."""
         return {
             "hands": self.hands,
+            "hands_asked": self.hands_asked,
             "deals": int(len(np.unique(self.deal_of_hand))),
             "duplicate": self.duplicate,
             "seed": self.seed,
             "results": [r.to_json() for r in self.results],
+            "sessions": [s.to_json() for s in self.sessions],
             "out": str(self.out) if self.out else None,
         }
 
 
-def deal_cards(seed: int, deal: int, players: int) -> list[int]:
-    """The 2 * players hole cards and 5 board cards of deal `deal` (seed sequence (seed, 0, deal))."""
-    rng = np.random.default_rng([seed, 0, deal])
-    return rng.permutation(52)[: 2 * players + 5].tolist()
-
-
-def play_hand(
-    agents: Sequence[Agent],
-    state: HandState,
-    seats: Sequence[int],
-    faults: list[int],
-    labels: Sequence[str] = (),
-) -> HandState:
-    """Play `state` to its end, asking ``agents[seats[position]]``; tell every agent the result."""
-    seats = tuple(seats)
-    while not state.is_over:
-        p = state.actor
-        j = seats[p]
-        view = seat_view(state, p, seats)
-        try:
-            action = agents[j].act(view)
-        except Exception as exc:  # noqa: BLE001 - any failure of an agent's own code counts as a fold
-            faults[j] += 1
-            action = CALL if view.to_call == 0 else FOLD
-            log.warning(
-                "agent %s raised %r; recorded as %s",
-                labels[j] if labels else j,
-                exc,
-                "a check" if action == CALL else "a fold",
-            )
-        try:
-            state.act(action)
-        except IllegalAction as exc:
-            raise IllegalAction(f"agent {labels[j] if labels else j}: {exc}") from None
-    nets = tuple(state.nets)
-    for p, j in enumerate(seats):
-        try:
-            agents[j].hand_over(seat_view(state, p, seats), nets)
-        except Exception as exc:  # noqa: BLE001
-            faults[j] += 1
-            log.warning("agent %s raised %r when told the result", labels[j] if labels else j, exc)
-    return state
-
-
-def _run_block(job: _Job) -> tuple[list[HandOutcome], list[int]]:
-    """Play one block of deals from fresh agents; the unit of parallel work."""
-    agents, config, n = job.agents, job.config, len(job.agents)
-    for j, agent in enumerate(agents):
-        agent.reset(np.random.default_rng([job.seed, 1, job.block, j]))
-    faults = [0] * n
-    outcomes: list[HandOutcome] = []
-    if job.duplicate:
-        replays = duplicate_positions(n)
-        for d in range(job.first_deal, job.first_deal + job.deals):
-            cards = deal_cards(job.seed, d, n)
-            for k, positions in enumerate(replays):
-                seats = [0] * n
-                for j, p in enumerate(positions):
-                    seats[p] = j
-                stacks = [config.starting_stack()] * n
-                state = play_hand(
-                    agents,
-                    HandState(config, cards[: 2 * n], cards[2 * n :], stacks),
-                    seats,
-                    faults,
-                    job.labels,
-                )
-                nets = tuple(state.nets[p] for p in positions)
-                record = record_of(state, stacks, [job.labels[j] for j in seats]) if job.records else None
-                outcomes.append(HandOutcome(d * n + k, d, tuple(seats), nets, record))
-        return outcomes, faults
-    chips = [config.starting_stack()] * n
-    for d in range(job.first_deal, job.first_deal + job.deals):
-        order = ring_positions([s for s in range(n) if chips[s] > 0], d % n, n)
-        if len(order) < 2:
-            break
-        m = len(order)
-        cards = deal_cards(job.seed, d, m)
-        stacks = [chips[s] for s in order]
-        state = play_hand(
-            agents, HandState(config, cards[: 2 * m], cards[2 * m :], stacks), order, faults, job.labels
-        )
-        nets = [0] * n
-        for p, s in enumerate(order):
-            nets[s] = state.nets[p]
-            if not config.unlimited:
-                chips[s] += state.nets[p]
-        record = record_of(state, stacks, [job.labels[s] for s in order]) if job.records else None
-        outcomes.append(HandOutcome(d, d, tuple(order), tuple(nets), record))
-    return outcomes, faults
-
-
-def _labels(agents: Sequence[Agent]) -> list[str]:
+def _labels(names: Sequence[str]) -> list[str]:
     """Display names: the agent's name, numbered where several agents share it (random#1, random#2)."""
-    names = [a.name for a in agents]
     counts = {name: names.count(name) for name in names}
     seen: dict[str, int] = {}
     out = []
@@ -191,6 +90,55 @@ def _labels(agents: Sequence[Agent]) -> list[str]:
     return out
 
 
+def _positive(name: str, value, allow_none: bool = False) -> None:
+    if allow_none and value is None:
+        return
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+
+
+def plan_sessions(
+    specs: Sequence[AgentSpec],
+    labels: Sequence[str],
+    hands: int,
+    config: GameConfig,
+    seed: int,
+    *,
+    duplicate: bool,
+    sessions: int,
+    block: int,
+    records: bool,
+    log_decisions: bool,
+    isolate: Sequence[bool],
+    action_timeout: float | None,
+    rebuy: int | None,
+) -> list[SessionJob]:
+    """The sessions of a match: one per seat rotation (duplicate), else `sessions` even slices of hands."""
+    common = dict(
+        specs=tuple(specs),
+        labels=tuple(labels),
+        config=config,
+        seed=seed,
+        block=block,
+        records=records,
+        log_decisions=log_decisions,
+        isolate=tuple(isolate),
+        action_timeout=action_timeout,
+        rebuy=rebuy,
+    )
+    if duplicate:
+        return [
+            SessionJob(session=k, rotation=k, first_deal=0, deals=hands, **common)
+            for k in range(len(duplicate_positions(len(specs))))
+        ]
+    cuts = [hands * s // sessions for s in range(sessions + 1)]
+    return [
+        SessionJob(session=s, rotation=None, first_deal=cuts[s], deals=cuts[s + 1] - cuts[s], **common)
+        for s in range(sessions)
+        if cuts[s + 1] > cuts[s]
+    ]
+
+
 def play_match(
     agents: Sequence[Agent | str],
     hands: int,
@@ -198,66 +146,98 @@ def play_match(
     seed: int = 0,
     *,
     duplicate: bool = False,
+    sessions: int = 1,
     workers: int = 1,
     out: str | Path | None = None,
     block: int = 1000,
     progress: bool = False,
+    isolate: bool | None = None,
+    action_timeout: float | None = None,
+    rebuy: int | None = None,
+    log_decisions: bool = False,
 ) -> MatchResult:
-    """Play a match; agents (instances or registered names) sit in seats 0..n-1 in the order given.
+    """Play a match; agents (instances, registered names or "module:Class" specs) sit in seats 0..n-1.
 
     ``hands`` is the number of hands, or of deals when ``duplicate`` (each deal is then played once per
-    agent, see `pokerlab.arena.seating`). ``out`` names a results folder (config, per-hand results,
-    hand histories, summary.json, bankroll plot), written block by block. ``workers`` > 1 plays blocks in
-    parallel processes (agents must be picklable); results do not depend on it.
+    agent, see `pokerlab.arena.seating`). ``out`` names a results folder (config, per-hand results, hand
+    histories, decision logs with ``log_decisions``, summary.json, bankroll plot), written block by block
+    (``block`` hands). ``action_timeout`` (seconds) checks or folds for a player who answers late;
+    ``rebuy`` restores the stacks every so many hands of a session (real stacks only).
     """
     config = config or GameConfig()
-    players = [make_agent(a) if isinstance(a, str) else a for a in agents]
-    n = len(players)
+    n = len(agents)
     if not 2 <= n <= 10:
         raise ConfigError(f"a match needs 2 to 10 agents, got {n}")
-    for name, value in (("hands", hands), ("block", block), ("workers", workers)):
-        if not isinstance(value, int) or value < 1:
-            raise ConfigError(f"{name} must be a positive integer, got {value!r}")
-    labels = _labels(players)
-    per_block = max(1, block // n) if duplicate else block
-    jobs = [
-        _Job(
-            players,
-            labels,
-            config,
-            seed,
-            duplicate,
-            b,
-            start,
-            min(per_block, hands - start),
-            records=out is not None,
-        )
-        for b, start in enumerate(range(0, hands, per_block))
+    for name, value in (("hands", hands), ("block", block), ("workers", workers), ("sessions", sessions)):
+        _positive(name, value)
+    _positive("rebuy", rebuy, allow_none=True)
+    if rebuy is not None and config.unlimited:
+        raise ConfigError("rebuy restores real stacks: give the game a stack (GameConfig(stack=...))")
+    if duplicate and sessions != 1:
+        raise ConfigError("a duplicate match has one session per seat rotation; leave sessions at 1")
+    if action_timeout is not None and not action_timeout > 0:
+        raise ConfigError(f"action_timeout must be a positive number of seconds, got {action_timeout!r}")
+    # external specs ("module:Class") are isolated by default; instances passed in are the caller's own
+    isolated = [
+        (isinstance(a, str) and is_external(a)) if isolate is None else bool(isolate) for a in agents
     ]
+    copies = duplicate or sessions > 1 or any(isolated)  # otherwise the instances play themselves
+    specs = [AgentSpec.of(a, copies) for a in agents]
+    labels = _labels([s.name for s in specs])
+    jobs = plan_sessions(
+        specs,
+        labels,
+        hands,
+        config,
+        seed,
+        duplicate=duplicate,
+        sessions=sessions,
+        block=block,
+        records=out is not None,
+        log_decisions=log_decisions,
+        isolate=isolated,
+        action_timeout=action_timeout,
+        rebuy=rebuy,
+    )
     from pokerlab.arena.output import ResultsWriter  # the results folder (plots, SQLite) only when asked
 
-    writer = ResultsWriter(Path(out), labels, config, seed, duplicate, hands, block) if out else None
-    all_nets: list[tuple[int, ...]] = []
-    deal_of_hand: list[int] = []
+    writer = (
+        ResultsWriter(Path(out), labels, config, seed, duplicate, hands, block, len(jobs)) if out else None
+    )
+    rows: list[tuple[int, int, tuple[int, ...]]] = []
     faults = [0] * n
-    executor = ProcessPoolExecutor(workers) if workers > 1 and len(jobs) > 1 else None
+    reports: list[SessionReport] = []
+    total = hands * (n if duplicate else 1)
+    # the given instances play themselves in a single in-process session (so a learner keeps its learning)
+    direct = [a if isinstance(a, Agent) else None for a in agents] if len(jobs) == 1 else None
     try:
-        blocks = executor.map(_run_block, jobs) if executor else map(_run_block, jobs)
-        with tqdm(total=hands * (n if duplicate else 1), disable=not progress, unit="hand") as bar:
-            for outcomes, block_faults in blocks:
-                all_nets += [o.nets for o in outcomes]
-                deal_of_hand += [o.deal for o in outcomes]
-                faults = [a + b for a, b in zip(faults, block_faults, strict=True)]
-                if writer:
-                    writer.add(outcomes)
-                bar.update(len(outcomes))
+        with tqdm(total=total, disable=not progress, unit="hand", smoothing=0.1) as bar:
+            done_before: dict[int, int] = {}
+            for session, event in _events(jobs, workers, direct):
+                kind = event[0]
+                if kind == "progress":
+                    bar.update(event[1] - done_before.get(session, 0))
+                    done_before[session] = event[1]
+                elif kind == "block":
+                    outcomes, block_faults = event[1], event[2]
+                    rows += [(o.hand, o.deal, o.nets) for o in outcomes]
+                    faults = [a + b for a, b in zip(faults, block_faults, strict=True)]
+                    if writer:
+                        writer.add(outcomes)
+                elif kind == "done":
+                    report: SessionReport = event[1]
+                    reports.append(report)
+                    bar.update(report.hands_played - done_before.get(session, 0))
+                    done_before[session] = report.hands_played
+                    if report.ended != "completed":
+                        log.warning("session %d: %s", report.session, report.ended)
     finally:
-        if executor:
-            executor.shutdown(cancel_futures=True)
         if writer:
             writer.close()
-    nets = np.array(all_nets, dtype=np.int64).reshape(len(all_nets), n)
-    deals = np.array(deal_of_hand, dtype=np.int64)
+    rows.sort()
+    nets = np.array([r[2] for r in rows], dtype=np.int64).reshape(len(rows), n)
+    deals = np.array([r[1] for r in rows], dtype=np.int64)
+    reports.sort(key=lambda r: r.session)
     result = MatchResult(
         labels,
         config,
@@ -268,6 +248,8 @@ def play_match(
         faults,
         summarize(labels, nets, deals, config.small_bet, config.big_blind, faults),
         Path(out) if out else None,
+        reports,
+        total,
     )
     if writer:
         writer.finish(result)
@@ -277,5 +259,70 @@ def play_match(
 def duplicate_tournament(
     agents: Sequence[Agent | str], deals: int, config: GameConfig | None = None, seed: int = 0, **options
 ) -> MatchResult:
-    """A duplicate match (Papp 1998; seed 000 §4): every deal replayed once per agent, seats permuted."""
+    """A duplicate match (Papp 1998; Billings et al. 1998 §5): every deal replayed once per agent, seats
+    permuted, each seat rotation a session of its own."""
     return play_match(agents, deals, config, seed, duplicate=True, **options)
+
+
+# -- running sessions -----------------------------------------------------------------------------------
+
+
+def _events(jobs: list[SessionJob], workers: int, direct):
+    """(session, event) pairs from every job: in this process, or in up to `workers` worker processes."""
+    if workers == 1 or len(jobs) == 1:
+        table = make_table(jobs[0])  # one table for every session: isolated processes start once
+        try:
+            for job in jobs:
+                for event in run_session(job, table, direct):
+                    yield job.session, event
+        finally:
+            table.close()
+        return
+    yield from _parallel_events(jobs, workers)
+
+
+def _worker(jobs: list[SessionJob], events) -> None:
+    """A worker process: play its jobs in turn on one table, forwarding every event."""
+    try:
+        table = make_table(jobs[0])
+        try:
+            for job in jobs:
+                for event in run_session(job, table):
+                    events.put((job.session, event))
+        finally:
+            table.close()
+    except PokerlabError as exc:
+        events.put((-1, ("error", exc)))
+    except BaseException:  # noqa: BLE001 - report anything, so the match does not wait forever
+        events.put((-1, ("error", RuntimeError(traceback.format_exc()))))
+    events.put((-1, ("exit",)))
+
+
+def _parallel_events(jobs: list[SessionJob], workers: int):
+    context = multiprocessing.get_context("spawn")
+    events = context.Queue()
+    shares = [jobs[w::workers] for w in range(min(workers, len(jobs)))]
+    processes = [context.Process(target=_worker, args=(share, events), daemon=False) for share in shares]
+    for process in processes:
+        process.start()
+    running = len(processes)
+    try:
+        while running:
+            try:
+                session, event = events.get(timeout=1.0)
+            except queue_module.Empty:
+                dead = [p for p in processes if p.exitcode not in (None, 0)]
+                if dead:
+                    raise RuntimeError(f"a worker process died (exit code {dead[0].exitcode})") from None
+                continue
+            if event[0] == "exit":
+                running -= 1
+            elif event[0] == "error":
+                raise event[1]
+            else:
+                yield session, event
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+            process.join()

@@ -1,8 +1,11 @@
-"""The results folder of a match, written as it goes: config.json, hands.csv, hands.sqlite, then
-summary.json and bankroll.png (the bankroll-versus-hands plot of seed 000, Fig. 1).
+"""The results folder of a match, written as it goes: config.json, hands.csv, hands.sqlite (hand
+histories and, where asked, the decision log), then summary.json and bankroll.png (the bankroll-versus-hands
+plot of Billings et al. 1998, Fig. 1).
 
-config.json and each block of hands.csv / hands.sqlite are on disk before the next block starts, so a
-failed run keeps everything played so far; any figure can be re-made from hands.csv.
+config.json and each block of hands.sqlite / hands.csv are on disk before the next block starts (the
+SQLite commit first), so a failed run keeps everything played so far; any figure can be re-made from
+hands.csv. Blocks of parallel sessions arrive in any order: the finished hands.csv is sorted by hand
+number, so a match writes the same files for any number of workers.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import numpy as np
 
 from pokerlab.arena.store import HandStore
 from pokerlab.engine import GameConfig
+from pokerlab.errors import ConfigError
 
 
 class ResultsWriter:
@@ -29,7 +33,10 @@ class ResultsWriter:
         duplicate: bool,
         hands: int,
         block: int,
+        sessions: int = 1,
     ) -> None:
+        if (out / "config.json").exists():
+            raise ConfigError(f"results folder {str(out)!r} already holds a run; choose another folder")
         out.mkdir(parents=True, exist_ok=True)
         self.out, self.labels = out, labels
         meta = {
@@ -38,28 +45,46 @@ class ResultsWriter:
             "duplicate": duplicate,
             "hands": hands,
             "block": block,
+            "sessions": sessions,
             "game": config.to_dict(),
         }
         (out / "config.json").write_text(json.dumps(meta, indent=2) + "\n")
         self.csv_file = open(out / "hands.csv", "w", newline="")  # noqa: SIM115 - closed in close()
         self.csv = csv.writer(self.csv_file)
-        self.csv.writerow(["hand", "deal", "positions", *labels])
+        self.csv.writerow(["hand", "deal", "session", "positions", *labels])
         (out / "hands.sqlite").unlink(missing_ok=True)
         self.store = HandStore(out / "hands.sqlite")
 
     def add(self, outcomes) -> None:
-        """Append one block of `HandOutcome`s and flush them to disk."""
-        for o in outcomes:
-            self.csv.writerow([o.hand, o.deal, " ".join(map(str, o.positions)), *o.nets])
+        """Append one block of `HandOutcome`s: commit them to SQLite, then flush them to the CSV."""
+        self.store.add(
+            ((o.hand, o.deal, o.session, o.record) for o in outcomes if o.record is not None),
+            [
+                (o.hand, d.seat, d.index, d.action, d.probabilities, d.info)
+                for o in outcomes
+                if o.decisions
+                for d in o.decisions
+            ],
+        )
+        self.csv.writerows(
+            [o.hand, o.deal, o.session, " ".join(map(str, o.positions)), *o.nets] for o in outcomes
+        )
         self.csv_file.flush()
-        self.store.add((o.hand, o.deal, o.record) for o in outcomes if o.record is not None)
 
     def close(self) -> None:
         self.csv_file.close()
         self.store.close()
 
     def finish(self, result) -> None:
-        """Write summary.json and bankroll.png for a finished match."""
+        """Sort hands.csv by hand number; write summary.json and bankroll.png for a finished match."""
+        path = self.out / "hands.csv"
+        with path.open(newline="") as file:
+            header, *rows = list(csv.reader(file))
+        rows.sort(key=lambda row: int(row[0]))
+        partial = path.with_suffix(".csv.partial")
+        with partial.open("w", newline="") as file:
+            csv.writer(file).writerows([header, *rows])
+        partial.replace(path)
         (self.out / "summary.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
         plot_bankroll(result.nets, self.labels, result.config.small_bet, self.out / "bankroll.png")
 

@@ -21,10 +21,20 @@ from pokerlab.engine.state import (
     TURN,
     UNKNOWN,
     Action,
+    ActionRecord,
     HandState,
+    betting_string,
     blind_positions,
 )
-from pokerlab.engine.view import SeatView, seat_view
+from pokerlab.engine.view import (
+    HandEnd,
+    HandStart,
+    SeatView,
+    hand_end,
+    hand_start,
+    seat_view,
+    state_from_view,
+)
 
 __all__ = [
     "ACTION_LETTERS",
@@ -41,15 +51,22 @@ __all__ = [
     "UNKNOWN",
     "UNLIMITED_STACK",
     "Action",
+    "ActionRecord",
     "GameConfig",
+    "HandEnd",
     "HandRecord",
+    "HandStart",
     "HandState",
     "SeatView",
     "acpc_state_line",
+    "betting_string",
     "blind_positions",
+    "hand_end",
+    "hand_start",
     "parse_acpc_state_line",
     "record_of",
     "replay",
     "seat_view",
     "settle",
+    "state_from_view",
 ]

@@ -57,7 +57,7 @@ def record_of(
         stacks=tuple(stacks),
         holes=tuple(state.holes),
         board=tuple(state.board),
-        actions=tuple((p, a) for _, p, a in state.actions()),
+        actions=tuple((r.position, r.action) for r in state.actions),
         nets=tuple(state.nets),
         shown=tuple(state.shown()),
         names=tuple(names),

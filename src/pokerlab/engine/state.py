@@ -6,9 +6,9 @@ blind and position 1 the big blind; heads-up the button posts the small blind an
 so the button acts first before the flop and last after it. Pre-flop action starts left of the big blind,
 later rounds at position 0.
 
-The state holds only ints, lists of ints and int bitmasks (and the betting read so far, immutable and
-shared by copies), so `copy` and `act` cost a few microseconds (Loki-2's simulations copy states thousands
-of times per decision; see GUIDE.md "What comes later").
+The state holds only ints, lists of ints, int bitmasks and the list of `ActionRecord`s (immutable
+tuples, shared by copies), so `copy` and `act` cost a few microseconds (Loki-2's simulations copy states
+thousands of times per decision).
 All money is in chips.
 
 All-in rule (real stacks). A bet or raise is *full* when its increment over the previous high bet is at
@@ -23,42 +23,62 @@ whole stake, or who is the only one left able to act and owes nothing, is not as
 
 from __future__ import annotations
 
-from enum import IntEnum
+from typing import NamedTuple
 
+from pokerlab.actions import ACTION_LETTERS, CALL, FOLD, RAISE, Action
 from pokerlab.engine.config import GameConfig
 from pokerlab.engine.showdown import settle
 from pokerlab.errors import ConfigError, IllegalAction, InvalidCards
 from pokerlab.evaluator import rank_holdings
 
-FOLD, CALL, RAISE = 0, 1, 2
 PREFLOP, FLOP, TURN, RIVER, SHOWDOWN = 0, 1, 2, 3, 4
 #: Board cards visible in each round (pre-flop, flop, turn, river, after the hand).
 BOARD_SIZE = (0, 3, 4, 5, 5)
 ROUND_NAMES = ("pre-flop", "flop", "turn", "river", "showdown")
-#: ACPC letters of the actions: fold, call (or check), raise (or bet).
-ACTION_LETTERS = "fcr"
-#: A history entry that marks the start of the next betting round.
-ROUND_MARK = -1
 #: An unknown hole card (a replayed hand where a seat's cards were never shown).
 UNKNOWN = -1
 
 _ACTIVE, _FOLDED, _ALL_IN = 0, 1, 2
 _CHECK_OR_FOLD = (FOLD, CALL)
 _ALL_ACTIONS = (FOLD, CALL, RAISE)
-_NOTHING_READ = (0, (), "")
+#: Cap count standing for "no cap" (`GameConfig.max_bets` without a cap).
+_NO_CAP = 1 << 30
 
 
-class Action(IntEnum):
-    """The three fixed-limit actions; plain ints 0, 1, 2 work everywhere an Action does."""
+class ActionRecord(NamedTuple):
+    """One action of a hand, as everyone at the table saw it (money in chips).
 
-    FOLD = FOLD
-    CALL = CALL  # check when nothing is owed
-    RAISE = RAISE  # bet when nothing is owed
+    * ``round``: 0 pre-flop .. 3 river; ``position``: who acted; ``action``: FOLD, CALL or RAISE.
+    * ``amount``: chips the action put in (0 for a fold or a check).
+    * ``to_call``: chips the player owed before acting (capped at its stack); 0 means checking was free.
+    * ``raises``: bets and raises made in the round before this action, the big blind counting as the
+      pre-flop bet when the config says so (the count the cap applies to).
+    * ``raises_left``: bets or raises the cap still allowed before this action; None when uncapped.
+    """
 
-    @property
-    def letter(self) -> str:
-        """The ACPC letter: f, c or r."""
-        return ACTION_LETTERS[self]
+    round: int
+    position: int
+    action: int
+    amount: int
+    to_call: int
+    raises: int
+    raises_left: int | None
+
+
+_new_record = tuple.__new__
+
+
+def betting_string(actions, round_index: int) -> str:
+    """The ACPC betting string ("cr/cc/rc/c") of `ActionRecord`s, with a '/' for every round opened up to
+    `round_index` (a finished hand's `SHOWDOWN` counts as the river).
+
+    >>> betting_string([ActionRecord(0, 0, CALL, 5, 5, 1, 3), ActionRecord(0, 1, CALL, 0, 0, 1, 3)], 1)
+    'cc/'
+    """
+    letters = [[] for _ in range(min(round_index, RIVER) + 1)]
+    for record in actions:
+        letters[record.round].append(ACTION_LETTERS[record.action])
+    return "/".join("".join(r) for r in letters)
 
 
 def blind_positions(players: int) -> tuple[int, int]:
@@ -104,10 +124,10 @@ class HandState:
         "shorts",
         "bets_made",
         "in_hand",
-        "history",
+        "actions",
         "winnings",
         "ranks",
-        "_read",
+        "_folds",
     )
 
     def __init__(
@@ -141,10 +161,12 @@ class HandState:
         self.status = [_ACTIVE] * n
         self.active = (1 << n) - 1
         self.in_hand = n
-        self.history: list[int] = []
+        #: every action so far, in order: the one betting history (views, records and files derive from it);
+        #: a tuple, extended by each action, so views and copies share it
+        self.actions: tuple[ActionRecord, ...] = ()
         self.winnings: list[int] | None = None
         self.ranks: list[int] | None = None
-        self._read = _NOTHING_READ
+        self._folds: tuple[bool, ...] | None = None  # `folds()`, kept until the next fold
         self.acted = 0
         self.raise_ok = False
         self.raise_size = 0
@@ -192,7 +214,6 @@ class HandState:
             if self.round == SHOWDOWN:
                 self._showdown()
                 return
-            self.history.append(ROUND_MARK)
             self.bets = [0] * self.n
             self.max_bet = self.acted = self.raise_size = self.shorts = self.bets_made = 0
             need = self.active
@@ -233,19 +254,26 @@ class HandState:
         if p < 0:
             raise IllegalAction(f"action {action!r} after the hand is over")
         bit = 1 << p
+        stack = self.stacks[p]
+        owed = self.max_bet - self.bets[p]
+        made = self.bets_made
+        config = self.config
+        left = config.max_bets - made
+        if left > _NO_CAP // 2 or (config.no_cap_heads_up and self.in_hand == 2):
+            left = None
         if action == FOLD:
+            self._folds = None
             self.status[p] = _FOLDED
             self.active &= ~bit
             self.in_hand -= 1
             self.acted |= bit
         elif action == CALL:
-            owed = self.max_bet - self.bets[p]
             if owed > 0:
                 self._post(p, owed)
             self.acted |= bit
         elif action == RAISE and (self.raise_ok or self.legal_actions() is _ALL_ACTIONS):
             bets, max_bet, raise_size = self.bets, self.max_bet, self.raise_size
-            size = self.config.bet_size(self.round)
+            size = config.bet_size(self.round)
             self._post(p, max_bet + (size if size > raise_size else raise_size) - bets[p])
             increment = bets[p] - max_bet
             self.acted = bit if increment >= raise_size else self.acted | bit
@@ -263,7 +291,12 @@ class HandState:
                 f"{what} is not allowed for position {p} in the {ROUND_NAMES[self.round]}; legal: {legal}"
             )
         self.raise_ok = False
-        self.history.append(p << 2 | action)
+        self.actions += (
+            _new_record(
+                ActionRecord,
+                (self.round, p, action, stack - self.stacks[p], owed if owed < stack else stack, made, left),
+            ),
+        )
         need = self.need & ~bit
         self.need = need
         if self.in_hand == 1:
@@ -303,8 +336,8 @@ class HandState:
     # -- reading the state --------------------------------------------------------------------------
 
     def copy(self) -> HandState:
-        """An independent copy (lists copied, config and the betting read so far shared): the cheap branch
-        point for search."""
+        """An independent copy (lists copied; config and action records, immutable, shared): the cheap
+        branch point for search."""
         new = object.__new__(HandState)
         new.config = self.config
         new.n = self.n
@@ -325,10 +358,10 @@ class HandState:
         new.shorts = self.shorts
         new.bets_made = self.bets_made
         new.in_hand = self.in_hand
-        new.history = self.history[:]
+        new.actions = self.actions
         new.winnings = self.winnings
         new.ranks = self.ranks
-        new._read = self._read
+        new._folds = self._folds
         return new
 
     @property
@@ -357,7 +390,10 @@ class HandState:
 
     def folds(self) -> tuple[bool, ...]:
         """Whether each position has folded (`folded` for all positions at once)."""
-        return tuple([s == _FOLDED for s in self.status])
+        folds = self._folds
+        if folds is None:
+            folds = self._folds = tuple([s == _FOLDED for s in self.status])
+        return folds
 
     def all_in(self, p: int) -> bool:
         """Whether position p has no chips left behind."""
@@ -381,31 +417,6 @@ class HandState:
             return [False] * self.n
         return [s != _FOLDED for s in self.status]
 
-    def betting(self) -> tuple[tuple[tuple[int, int, int], ...], str]:
-        """The betting so far both as (round, position, action) triples and in ACPC form, kept between
-        calls: the history only grows, so a call reads just the entries added since the last (every view
-        asks for both)."""
-        seen, triples, letters = self._read
-        history = self.history
-        if seen < len(history):
-            rnd = letters.count("/")
-            added, text = [], []
-            for entry in history[seen:]:
-                if entry == ROUND_MARK:
-                    rnd += 1
-                    text.append("/")
-                else:
-                    added.append((rnd, entry >> 2, entry & 3))
-                    text.append(ACTION_LETTERS[entry & 3])
-            triples += tuple(added)
-            letters += "".join(text)
-            self._read = (len(history), triples, letters)
-        return triples, letters
-
-    def actions(self) -> list[tuple[int, int, int]]:
-        """The betting so far as (round, position, action) triples."""
-        return list(self.betting()[0])
-
     def betting_string(self) -> str:
         """The public betting in ACPC form, rounds separated by '/', e.g. "cr/cc/rc/c"."""
-        return self.betting()[1]
+        return betting_string(self.actions, self.round)

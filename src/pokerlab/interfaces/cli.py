@@ -159,16 +159,27 @@ def cmd_match(args: argparse.Namespace) -> int:
         _game(args),
         args.seed,
         duplicate=args.duplicate,
+        sessions=args.sessions,
         workers=args.workers,
         out=args.out,
         block=args.block,
         progress=not args.json,
+        isolate=args.isolate,
+        action_timeout=args.action_timeout,
+        rebuy=args.rebuy,
+        log_decisions=args.log_decisions,
     )
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
     kind = "duplicate deals" if args.duplicate else "hands"
     print(f"{result.hands} hands ({args.hands} {kind}), seed {args.seed}")
+    for report in result.sessions:
+        if report.ended != "completed":
+            print(
+                f"session {report.session}: {report.hands_played} of {report.hands_asked} hands: "
+                f"{report.ended}"
+            )
     print(f"{'seat':>4}  {'agent':<16}{'total':>10}{'sb/hand':>10}{'mbb/hand':>11}  95% CI (sb/hand)")
     for r in result.results:
         print(
@@ -177,6 +188,21 @@ def cmd_match(args: argparse.Namespace) -> int:
         )
     if result.out:
         print(f"results in {result.out}")
+    return 0
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    """List every registered agent with a one-line description."""
+    from pokerlab.agents import agent_descriptions
+
+    descriptions = agent_descriptions()
+    if args.json:
+        print(json.dumps(descriptions))
+        return 0
+    width = max(map(len, descriptions))
+    for name, text in descriptions.items():
+        print(f"{name:<{width}}  {text}")
+    print("your own: module.path:Class or path/to/file.py:Class (isolated in its own process by default)")
     return 0
 
 
@@ -273,15 +299,53 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("match", help="play a match between agents", description=cmd_match.__doc__)
-    p.add_argument("--agents", required=True, help="one agent per seat, e.g. call,raise or random:8,call")
+    p.add_argument(
+        "--agents",
+        required=True,
+        help="one agent per seat, e.g. call,raise or random:8,call; yours: mypkg.mod:MyBot or bots.py:MyBot",
+    )
     p.add_argument("--hands", type=int, default=1000, help="hands to play, or deals with --duplicate")
-    p.add_argument("--duplicate", action="store_true", help="replay each deal once per agent, seats permuted")
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="replay each deal once per agent, seats permuted (one session per seat rotation)",
+    )
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--out", default=None, help="results folder (config, hands, histories, summary, plot)")
-    p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
-    p.add_argument("--block", type=int, default=1000, help="hands per block (agents reset; parallel unit)")
+    p.add_argument(
+        "--sessions", type=int, default=1, help="independent sessions with fresh agents (default 1)"
+    )
+    p.add_argument(
+        "--workers", type=int, default=1, help="processes playing sessions (results do not depend on it)"
+    )
+    p.add_argument("--block", type=int, default=1000, help="hands per block written to the results folder")
+    p.add_argument(
+        "--isolate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="run agents in their own processes (default: only your own, module:Class agents)",
+    )
+    p.add_argument(
+        "--action-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a player who answers later is checked or folded for",
+    )
+    p.add_argument(
+        "--rebuy", type=int, default=None, metavar="HANDS", help="restore the stacks every HANDS hands"
+    )
+    p.add_argument(
+        "--log-decisions",
+        action="store_true",
+        help="store every decision (with the agent's probabilities and info) in hands.sqlite",
+    )
     _add_game_options(p)
     p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("agents", help="list the agents by name", description=cmd_agents.__doc__)
+    p.add_argument("--json", action="store_true", help="one JSON object: name -> description")
+    p.set_defaults(func=cmd_agents)
 
     p = sub.add_parser("play", help="play against agents at the terminal", description=cmd_play.__doc__)
     p.add_argument("--opponents", default="call", help="agents in seats 1.. (default: call)")

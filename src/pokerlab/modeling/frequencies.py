@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-FOLD, CALL, RAISE = 0, 1, 2
+from pokerlab.actions import FOLD, RAISE
+
 ROUNDS = 4
 BET_BUCKETS = 3
 #: Observations after which a category's own frequencies are trusted alone (Papp eq. 7.3).

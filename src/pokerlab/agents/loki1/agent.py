@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.agents.loki1.config import VARIANTS, Loki1Config
-from pokerlab.agents.loki1.opponents import HandFollower
+from pokerlab.agents.loki1.opponents import HandFollower, bets_faced
 from pokerlab.agents.loki1.postflop import PostflopSituation, decide
 from pokerlab.agents.loki1.preflop import (
     expected_players,
@@ -24,37 +25,62 @@ from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import shipped_table
 from pokerlab.analysis.starting_hands import hand_type
 from pokerlab.analysis.strength import hand_strength
-from pokerlab.engine import CALL, FOLD, PREFLOP, RAISE, RIVER, SeatView, blind_positions
-from pokerlab.modeling.frequencies import ActionFrequencies
+from pokerlab.engine import PREFLOP, RIVER, HandEnd, HandStart, SeatView, blind_positions
+from pokerlab.errors import CorruptData
+from pokerlab.modeling.frequencies import ROUNDS, ActionFrequencies
 
 
 class Loki1Agent(Agent):
     """The Loki-1 poker player; ``Loki1Agent(VARIANTS["loki1-uniform"])`` gives an ablation."""
 
     name = "loki1"
+    learns = True  # each opponent's action frequencies, across hands
 
     def __init__(self, config: Loki1Config | None = None) -> None:
         super().__init__()
         self.config = config or VARIANTS["loki1"]
         self.frequencies: dict[int, ActionFrequencies] = {}  # per opponent identity, across hands
         self._hand: HandFollower | None = None
+        self._seats: tuple[int, ...] = ()
         self.last_hand: HandFollower | None = None  # the finished hand, for inspection
         self.last_rule = ""  # which rule decided the last action (for logs and tests)
 
-    def reset(self, rng: np.random.Generator) -> None:
-        super().reset(rng)
+    def forget(self) -> None:
         self.frequencies = {}
         self._hand = None
 
-    def _follow(self, view: SeatView, reweighting: bool = True) -> HandFollower:
-        hand = self._hand
-        if hand is None or hand.hole != view.hole or hand.seen > len(view.history):
-            hand = self._hand = HandFollower(view.players, view.position, view.hole, self.config)
-        hand.follow(view.history, view.board, self.frequencies, view.seats, reweighting)
-        return hand
+    def learned_state(self) -> dict[str, np.ndarray]:
+        seats = sorted(self.frequencies)
+        counts = [self.frequencies[s].counts for s in seats]
+        return {"seats": np.array(seats, dtype=np.int64), "counts": np.array(counts, dtype=np.int64)}
+
+    def load_learned_state(self, state: dict[str, np.ndarray]) -> None:
+        seats, counts = state.get("seats"), state.get("counts")
+        if seats is None or counts is None or counts.shape[1:] != (ROUNDS, 3, 3) or len(seats) != len(counts):
+            raise CorruptData(
+                f"a Loki-1 file holds seats and (n, {ROUNDS}, 3, 3) counts, got {sorted(state)}"
+            )
+        self.frequencies = {}
+        for seat, table in zip(seats.tolist(), counts, strict=True):
+            freq = self.frequencies[seat] = ActionFrequencies()
+            freq.counts[:] = table
+
+    def begin_hand(self, start: HandStart) -> None:
+        self._new_hand(start.players, start.position, start.hole, start.config, start.seats)
+
+    def _new_hand(self, players, position, hole, game, seats) -> HandFollower:
+        sizes = tuple(game.bet_size(r) for r in range(4))
+        self._hand = HandFollower(players, position, hole, self.config, sizes)
+        self._seats = seats
+        return self._hand
 
     def act(self, view: SeatView) -> int:
-        hand = self._follow(view)
+        hand = self._hand
+        if hand is None or hand.hole != view.hole or hand.seen > len(view.actions):
+            # asked to act without begin_hand (a view built by hand): follow the hand from this view
+            hand = self._new_hand(view.players, view.position, view.hole, view.config, view.seats)
+        hand.follow(view.actions, view.board, self.frequencies, view.seats, learning=not self.frozen)
+        hand.catch_up(view.round)
         if view.round == PREFLOP:
             letter = self._preflop(view, hand)
         else:
@@ -65,8 +91,11 @@ class Loki1Agent(Agent):
             letter = "c"  # never fold when checking is free
         return {"f": FOLD, "c": CALL, "r": RAISE}[letter]
 
-    def hand_over(self, view: SeatView, nets: tuple[int, ...]) -> None:
-        self.last_hand = self._follow(view, reweighting=False)  # count the opponents' last actions
+    def end_hand(self, end: HandEnd) -> None:
+        hand = self._hand
+        # count the opponents' last actions (no re-weighting: the tables die with the hand)
+        hand.follow(end.actions, end.board, self.frequencies, self._seats, False, not self.frozen)
+        self.last_hand = hand
         self._hand = None
 
     def _preflop(self, view: SeatView, hand: HandFollower) -> str:
@@ -75,7 +104,7 @@ class Loki1Agent(Agent):
             self.last_rule = hand.strategy.name
         return strategy_action(
             hand.strategy,
-            hand.bets_made,
+            view.raises,
             view.to_call > 0,
             hand.voluntary[view.position],
             RAISE in view.legal_actions,
@@ -122,8 +151,8 @@ class Loki1Agent(Agent):
             ehs=ehs,
             hand_strength_n=hs_n,
             potential=ppot,
-            bets_to_call=hand.bets_to_call(view.position),
-            bets_made=hand.bets_made,
+            bets_to_call=bets_faced(view.to_call, view.bet_size),
+            bets_made=view.raises,
             bet_size=bet,
             later_bet_size=view.config.bet_size(RIVER),
             pot=view.pot,

@@ -1,16 +1,18 @@
-"""What one Loki-1 player follows of a hand: the betting each player faced, and a weight table per opponent
+"""What one Loki-1 player follows of a hand: the bets each player faced, and a weight table per opponent
 re-weighted after that opponent's actions (Papp ch. 7; LOKI-SPEC §4.1-4.6).
 
-Everything is rebuilt from the public history of the player's own `SeatView`; nothing here sees a card the
-player may not see.
+Everything comes from the `ActionRecord`s of the player's own views: the engine says what each action
+faced (``to_call``) and how many bets the round holds (``raises``), so no betting rule is re-derived here
+and nothing here sees a card the player may not see.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.config import Loki1Config
-from pokerlab.engine import BOARD_SIZE, CALL, FOLD, PREFLOP, RAISE, blind_positions
+from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
 from pokerlab.modeling.frequencies import (
     DEFAULT_FREQUENCIES,
     ActionFrequencies,
@@ -22,15 +24,23 @@ from pokerlab.modeling.reweighting import percentile_value, reweight
 from pokerlab.modeling.weights import NUM_HOLDINGS, field_array
 
 
-class HandFollower:
-    """One hand as seen by the player at ``me``: bets faced, opponents' weight tables, our own flags.
+def bets_faced(to_call: int, bet_size: int) -> int:
+    """Whole bets owed, a part bet (the small blind's half bet) counting as one."""
+    return -(-to_call // bet_size)
 
-    Bets are counted in half small-bet units ("half-bets") so that the small blind's half bet is exact.
+
+class HandFollower:
+    """One hand as seen by the player at ``me``: who folded or acted, opponents' weight tables, our flags.
+
+    ``bet_sizes`` are the game's bet sizes per round (small, small, big, big), to count chips as bets.
     """
 
-    def __init__(self, players: int, me: int, hole: tuple[int, int], config: Loki1Config) -> None:
+    def __init__(
+        self, players: int, me: int, hole: tuple[int, int], config: Loki1Config, bet_sizes: tuple[int, ...]
+    ) -> None:
         self.players, self.me, self.hole, self.config = players, me, hole, config
-        self.seen = 0  # history entries processed
+        self.bet_sizes = bet_sizes
+        self.seen = 0  # action records processed
         self.folded = [False] * players
         self.voluntary = [False] * players  # put money in of its own accord pre-flop
         self.weights = np.ones((players, NUM_HOLDINGS))
@@ -40,41 +50,35 @@ class HandFollower:
         self.check_raise_round = -1
         self._start_round(PREFLOP)
 
+    def catch_up(self, round_index: int) -> None:
+        """Open `round_index` when we act first in it (no record of it has arrived yet)."""
+        if round_index != self.round:
+            self._start_round(round_index)
+
     def _start_round(self, round_index: int) -> None:
         """Reset what is counted per round; save the tables the round's re-weighting starts from."""
         self.round = round_index
-        self.level = 2 if round_index == PREFLOP else 0  # half-bets: the big blind is the first bet
-        self.matched = [0] * self.players
-        if round_index == PREFLOP:
-            small, big = blind_positions(self.players)
-            self.matched[small], self.matched[big] = 1, 2
         self.acted = [False] * self.players  # acted this round
         self.saved = self.weights.copy()  # the tables at the start of the round (LOKI-SPEC §4.6)
         self.threshold[:] = -np.inf  # the highest threshold applied this round, per opponent
         self.called_bet = False  # we called a bet this round
 
-    def bets_to_call(self, position: int) -> int:
-        """Whole bets `position` faces now (a half bet counts as one)."""
-        return (self.level - self.matched[position] + 1) // 2
-
-    @property
-    def bets_made(self) -> int:
-        """Bets and raises made this round (the big blind counts pre-flop)."""
-        return self.level // 2
-
     def follow(
         self,
-        history,
+        actions: tuple[ActionRecord, ...],
         board: tuple[int, ...],
         frequencies: dict[int, ActionFrequencies],
         identities: tuple[int, ...],
         reweighting: bool = True,
+        learning: bool = True,
     ) -> None:
-        """Take in the history entries not seen yet (round, position, action)."""
-        for round_index, p, action in history[self.seen :]:
+        """Take in the action records not seen yet; ``learning`` counts opponents' actions into
+        `frequencies` (off when the player is frozen)."""
+        for record in actions[self.seen :]:
+            round_index, p, action = record.round, record.position, record.action
             if round_index != self.round:
                 self._start_round(round_index)
-            faced = self.bets_to_call(p)
+            faced = bets_faced(record.to_call, self.bet_sizes[round_index])
             if p == self.me:
                 self.called_bet |= action == CALL and faced > 0
             else:
@@ -86,17 +90,14 @@ class HandFollower:
                     frequencies,
                     identities[p],
                     reweighting,
+                    learning,
                 )
             if round_index == PREFLOP and (action == RAISE or (action == CALL and faced > 0)):
                 self.voluntary[p] = True
-            if action == RAISE:
-                self.level = 2 * (self.level // 2 + 1)
-            if action in (CALL, RAISE):
-                self.matched[p] = self.level
-            else:
+            if action == FOLD:
                 self.folded[p] = True
             self.acted[p] = True
-        self.seen = len(history)
+        self.seen = len(actions)
 
     def _observe(
         self,
@@ -107,10 +108,16 @@ class HandFollower:
         frequencies: dict[int, ActionFrequencies],
         identity: int,
         reweighting: bool,
+        learning: bool,
     ) -> None:
         config = self.config
-        freq = frequencies.setdefault(identity, ActionFrequencies())
-        freq.observe(self.round, faced, action)
+        freq = frequencies.get(identity)
+        if freq is None:
+            freq = ActionFrequencies()
+            if learning:
+                frequencies[identity] = freq
+        if learning:
+            freq.observe(self.round, faced, action)
         if action == FOLD or not (reweighting and config.weighting):
             return
         if config.modelling == "specific":

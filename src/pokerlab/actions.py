@@ -1,0 +1,30 @@
+"""The one action vocabulary of pokerlab: fold, check/call, bet/raise, as the ints 0, 1, 2.
+
+Every layer (engine, modelling, agents, interfaces) uses these names; the ACPC letters f, c, r are only a
+spelling for files and protocols.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+FOLD, CALL, RAISE = 0, 1, 2
+#: ACPC letters of the actions: fold, call (or check), raise (or bet).
+ACTION_LETTERS = "fcr"
+
+
+class Action(IntEnum):
+    """The three fixed-limit actions; plain ints 0, 1, 2 work everywhere an Action does.
+
+    >>> Action.RAISE.letter, Action(1).name
+    ('r', 'CALL')
+    """
+
+    FOLD = FOLD
+    CALL = CALL  # check when nothing is owed
+    RAISE = RAISE  # bet when nothing is owed
+
+    @property
+    def letter(self) -> str:
+        """The ACPC letter: f, c or r."""
+        return ACTION_LETTERS[self]

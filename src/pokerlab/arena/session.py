@@ -1,0 +1,198 @@
+"""Sessions: runs of hands in which every agent keeps its memory (GUIDE.md, "agents").
+
+A session seats fresh agents (copies of the match's agents), seeds each from the seed sequence
+(seed, 1, session, seat) and plays its deals in order, the agents learning as they go. The cards of deal
+d come from the seed sequence (seed, 0, d), whoever plays them.
+
+* An ordinary session plays consecutive deals with the button moving one seat per deal. With real
+  stacks, players who go broke sit out; the session ends early, and says why, when fewer than two have
+  chips; ``rebuy`` restores every stack to the configured one every ``rebuy`` hands (Barone & While's
+  epochs).
+* A duplicate session plays every deal of the match in one seat rotation of `duplicate_positions`, from
+  the configured stacks; a duplicate match has one session per rotation, so no agent sees a deal twice.
+
+`run_session` is a generator of events, so the same code runs in this process or in a worker process that
+forwards the events to the match: ``("progress", hands)`` at least twice a second, ``("block", outcomes,
+faults)`` every ``block`` hands (the unit written to disk), and a final ``("done", SessionReport)``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pokerlab.arena.dealing import Dealer
+from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer
+from pokerlab.arena.seating import duplicate_positions, ring_positions
+from pokerlab.arena.table import DecisionLog, Table
+from pokerlab.engine import GameConfig, HandRecord, HandState, record_of
+
+#: Seconds between progress events.
+PROGRESS_EVERY = 0.4
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """One played hand: its number, deal and session, the agent (seat) at each position, each agent's net
+    chips (by seat), and, where asked for, the hand record and the decision log."""
+
+    hand: int
+    deal: int
+    session: int
+    positions: tuple[int, ...]
+    nets: tuple[int, ...]
+    record: HandRecord | None = None
+    decisions: tuple[DecisionLog, ...] | None = None
+
+
+@dataclass(frozen=True)
+class SessionReport:
+    """How a session went: hands asked and played, why it ended, faults per seat."""
+
+    session: int
+    hands_asked: int
+    hands_played: int
+    ended: str
+    faults: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "session": self.session,
+            "hands_asked": self.hands_asked,
+            "hands_played": self.hands_played,
+            "ended": self.ended,
+            "faults": list(self.faults),
+        }
+
+
+@dataclass(frozen=True)
+class SessionJob:
+    """Everything a session needs; picklable, so that it can run in a worker process.
+
+    ``rotation`` is the duplicate seat rotation (None for an ordinary session); the session plays deals
+    ``first_deal`` .. ``first_deal + deals - 1``.
+    """
+
+    session: int
+    specs: tuple[AgentSpec, ...]
+    labels: tuple[str, ...]
+    config: GameConfig
+    seed: int
+    rotation: int | None
+    first_deal: int
+    deals: int
+    block: int
+    records: bool = False
+    log_decisions: bool = False
+    isolate: tuple[bool, ...] = ()
+    action_timeout: float | None = None
+    rebuy: int | None = None
+
+
+def make_table(job: SessionJob) -> Table:
+    """The table of a job's players: isolated processes where asked, local agents elsewhere."""
+    isolate = job.isolate or (False,) * len(job.specs)
+    players = [
+        IsolatedPlayer(spec) if isolated else LocalPlayer(spec)
+        for spec, isolated in zip(job.specs, isolate, strict=True)
+    ]
+    return Table(players, job.config, job.labels, job.action_timeout, job.log_decisions)
+
+
+def run_session(job: SessionJob, table: Table | None = None, agents=None) -> Iterator[tuple]:
+    """Play one session, yielding progress, blocks of `HandOutcome`s and the final `SessionReport`.
+
+    `table` may be reused across sessions (its isolated processes stay up); `agents` gives the agent
+    instances to play (default: fresh copies from the specs).
+    """
+    own_table = table is None
+    table = table or make_table(job)
+    try:
+        n = len(job.specs)
+        table.new_session([[job.seed, 1, job.session, j] for j in range(n)], agents)
+        plays = _duplicate_hands(job, table) if job.rotation is not None else _ring_hands(job, table)
+        outcomes: list[HandOutcome] = []
+        block_faults = [0] * n
+        played, last = 0, time.monotonic()
+        ended = "completed"
+        for outcome in plays:
+            if isinstance(outcome, str):
+                ended = outcome
+                break
+            outcomes.append(outcome)
+            played += 1
+            if len(outcomes) >= job.block:
+                faults = [a - b for a, b in zip(table.faults, block_faults, strict=True)]
+                block_faults = list(table.faults)
+                yield ("block", outcomes, faults)
+                outcomes = []
+            if not played & 63 and time.monotonic() - last > PROGRESS_EVERY:
+                last = time.monotonic()
+                yield ("progress", played)
+        faults = [a - b for a, b in zip(table.faults, block_faults, strict=True)]
+        yield ("block", outcomes, faults)
+        yield ("done", SessionReport(job.session, job.deals, played, ended, tuple(table.faults)))
+    finally:
+        if own_table:
+            table.close()
+
+
+def _duplicate_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome]:
+    config, n, k = job.config, len(job.specs), job.rotation
+    positions = duplicate_positions(n)[k]
+    seats = [0] * n
+    for j, p in enumerate(positions):
+        seats[p] = j
+    labels = [job.labels[j] for j in seats]
+    stacks = [config.starting_stack()] * n
+    dealer = Dealer(job.seed)
+    for d in range(job.first_deal, job.first_deal + job.deals):
+        cards = dealer.cards(d, n)
+        state = table.play_hand(HandState(config, cards[: 2 * n], cards[2 * n :], stacks), seats)
+        nets = state.nets
+        yield HandOutcome(
+            d * n + k,
+            d,
+            job.session,
+            tuple(seats),
+            tuple([nets[p] for p in positions]),
+            record_of(state, stacks, labels) if job.records else None,
+            tuple(table.decisions) if job.log_decisions else None,
+        )
+
+
+def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | str]:
+    config, n = job.config, len(job.specs)
+    start = config.starting_stack()
+    chips = [start] * n
+    unlimited = config.unlimited
+    everyone = list(range(n))
+    dealer = Dealer(job.seed)
+    for i, d in enumerate(range(job.first_deal, job.first_deal + job.deals)):
+        if job.rebuy and i and i % job.rebuy == 0:
+            chips = [start] * n
+        order = ring_positions(everyone if unlimited else [s for s in everyone if chips[s] > 0], d % n, n)
+        if len(order) < 2:
+            left = ", ".join(job.labels[s] for s in order) or "nobody"
+            yield f"players broke after {i} of {job.deals} hands: only {left} has chips"
+            return
+        m = len(order)
+        cards = dealer.cards(d, m)
+        stacks = [chips[s] for s in order]
+        state = table.play_hand(HandState(config, cards[: 2 * m], cards[2 * m :], stacks, m), order)
+        state_nets = state.nets
+        nets = [0] * n
+        for p, s in enumerate(order):
+            nets[s] = state_nets[p]
+            if not unlimited:
+                chips[s] += state_nets[p]
+        yield HandOutcome(
+            d,
+            d,
+            job.session,
+            tuple(order),
+            tuple(nets),
+            record_of(state, stacks, [job.labels[s] for s in order]) if job.records else None,
+            tuple(table.decisions) if job.log_decisions else None,
+        )

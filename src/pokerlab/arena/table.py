@@ -1,0 +1,198 @@
+"""A table: seats players (local or isolated), and plays hands one action at a time.
+
+`Table.start_hand` deals a `HandState` and tells each player its `HandStart`; `Table.step` asks the player to
+act (with a deadline), applies the action and tells every listening player the `ActionRecord`;
+`Table.finish_hand` tells each player its `HandEnd`. `play_hand` does the three. The match runner uses it,
+and so can any front end that must interleave hands with other work (a protocol dealer, a web table).
+
+Each seat gets its own copy of the game config, made once, so what an agent does to its copy changes
+nothing for the table. The rules for players who do not answer properly:
+
+* an exception in the agent's own code, a timeout or a disconnected player: the table checks for it when
+  that is free, else folds, logs it (the first few times per seat) and counts a fault; a disconnected
+  player is checked or folded for the rest of the session;
+* an illegal action from a local agent (a bug in trusted code) stops the match with `IllegalAction`;
+  from an isolated agent (untrusted code) it counts as a fault, like a timeout.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pokerlab.actions import CALL, FOLD
+from pokerlab.agents.base import Decision
+from pokerlab.arena.players import AgentFailure, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
+from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
+from pokerlab.errors import IllegalAction
+
+log = logging.getLogger(__name__)
+#: Faults logged per seat and session before the table only counts them.
+LOGGED_FAULTS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionLog:
+    """One decision for the decision log: which agent (seat), at which action index of the hand, what it
+    did, and where it gave them its probabilities (fold, call, raise) and free-form info."""
+
+    seat: int
+    index: int
+    action: int
+    probabilities: tuple[float, float, float] | None
+    info: dict | None
+
+
+class Table:
+    """Players in seats 0..n-1 (lasting seats; positions rotate), a game config and an action deadline."""
+
+    def __init__(
+        self,
+        players: Sequence[LocalPlayer | IsolatedPlayer],
+        config: GameConfig,
+        labels: Sequence[str],
+        action_timeout: float | None = None,
+        log_decisions: bool = False,
+    ) -> None:
+        self.players = list(players)
+        self.config = config
+        self.labels = list(labels)
+        self.action_timeout = action_timeout
+        self.log_decisions = log_decisions
+        self.seat_configs = [copy.copy(config) for _ in self.players]
+        self.faults = [0] * len(self.players)
+        self.gone = [False] * len(self.players)
+        self.hand_number = 0
+        self.state: HandState | None = None
+        self.decisions: list[DecisionLog] = []
+
+    def new_session(self, entropies: Sequence[list[int]], agents=None) -> None:
+        """Fresh agents in every seat (or the given ones), each seeded from its entropy."""
+        for j, player in enumerate(self.players):
+            player.new_session(entropies[j], None if agents is None else agents[j])
+        self.faults = [0] * len(self.players)
+        self.gone = [False] * len(self.players)
+        self.hand_number = 0
+        self._listeners()
+
+    def _listeners(self) -> None:
+        players = self.players
+        self.begin_listeners = [j for j, p in enumerate(players) if p.wants_begin]
+        self.observers = [j for j, p in enumerate(players) if p.wants_observe]
+        self.end_listeners = [j for j, p in enumerate(players) if p.wants_end]
+        # local agents without a deadline are asked directly (the fast path of research runs)
+        self.direct = [
+            p.agent.act if isinstance(p, LocalPlayer) and self.action_timeout is None else None
+            for p in players
+        ]
+
+    def _fault(self, j: int, what: str, action: int) -> None:
+        self.faults[j] += 1
+        if self.faults[j] <= LOGGED_FAULTS:
+            log.warning(
+                "agent %s %s; recorded as %s%s",
+                self.labels[j],
+                what,
+                "a check" if action == CALL else "a fold",
+                "" if self.faults[j] < LOGGED_FAULTS else " (further faults of this agent are only counted)",
+            )
+
+    def _tell(self, j: int, method: str, message) -> None:
+        """Deliver a notification; a player that fails on it is counted, one that is gone is left out."""
+        if self.gone[j]:
+            return
+        try:
+            getattr(self.players[j], method)(message)
+        except Disconnected as exc:
+            self.gone[j] = True
+            self._fault(j, f"left the table ({exc})", CALL)
+        except Exception as exc:  # noqa: BLE001 - the agent's own hook failed
+            self.faults[j] += 1
+            if self.faults[j] <= LOGGED_FAULTS:
+                log.warning("agent %s raised %r in %s", self.labels[j], exc, method)
+
+    def start_hand(self, state: HandState, seats: Sequence[int]) -> None:
+        """Seat a new hand: ``seats[position]`` is the lasting seat (player index) at each position."""
+        self.state = state
+        self.seats = seats = tuple(seats)
+        self.decisions = []
+        self.hand_observers = [j for j in self.observers if j in seats]
+        for j in self.begin_listeners:
+            if j in seats:
+                start = hand_start(state, seats.index(j), seats, self.seat_configs[j], self.hand_number)
+                self._tell(j, "begin_hand", start)
+
+    def step(self) -> None:
+        """Ask the player to act, apply the action and tell the observers."""
+        state = self.state
+        p = state.actor
+        j = self.seats[p]
+        view = seat_view(state, p, self.seats, self.seat_configs[j])
+        act = self.direct[j]
+        if act is not None:
+            try:
+                choice = act(view)
+            except Exception as exc:  # noqa: BLE001 - any failure of the agent's own code
+                choice = self._failed(j, view, AgentFailure(repr(exc)))
+        elif self.gone[j]:
+            choice = CALL if view.to_call == 0 else FOLD
+        else:
+            try:
+                choice = self.players[j].act(view, self.action_timeout)
+            except (AgentFailure, Timeout, Disconnected) as exc:
+                choice = self._failed(j, view, exc)
+        probabilities = info = None
+        if type(choice) is tuple or isinstance(choice, Decision):
+            action, probabilities, info = choice
+        else:
+            action = choice
+        if action not in view.legal_actions:
+            legal = ", ".join(("FOLD", "CALL", "RAISE")[a] for a in view.legal_actions)
+            if not isinstance(self.players[j], IsolatedPlayer):
+                raise IllegalAction(f"agent {self.labels[j]}: {action!r} is not legal here; legal: {legal}")
+            bad, action = action, CALL if view.to_call == 0 else FOLD
+            probabilities = info = None
+            self._fault(j, f"answered {bad!r}, not one of {legal}", action)
+        if self.log_decisions:
+            self.decisions.append(DecisionLog(j, len(state.actions), action, probabilities, info))
+        state.act(action)
+        if self.hand_observers:
+            record = state.actions[-1]
+            for k in self.hand_observers:
+                self._tell(k, "observe", record)
+
+    def _failed(self, j: int, view, exc: Exception) -> int:
+        """Check or fold for a player that failed to answer, and count the fault."""
+        action = CALL if view.to_call == 0 else FOLD
+        if isinstance(exc, Disconnected):
+            self.gone[j] = True
+            self._fault(j, f"left the table ({exc})", action)
+        elif isinstance(exc, Timeout):
+            self._fault(j, f"timed out ({exc})", action)
+        else:
+            self._fault(j, f"raised {exc}", action)
+        return action
+
+    def finish_hand(self) -> HandState:
+        """Tell every listening player how the hand ended; returns the finished state."""
+        state, seats = self.state, self.seats
+        for j in self.end_listeners:
+            if j in seats:
+                self._tell(j, "end_hand", hand_end(state, seats.index(j)))
+        self.hand_number += 1
+        return state
+
+    def play_hand(self, state: HandState, seats: Sequence[int]) -> HandState:
+        """Play `state` to its end with ``seats[position]`` acting at each position."""
+        self.start_hand(state, seats)
+        step = self.step
+        while state.actor >= 0:
+            step()
+        return self.finish_hand()
+
+    def close(self) -> None:
+        """Stop every player (isolated processes end)."""
+        for player in self.players:
+            player.close()
