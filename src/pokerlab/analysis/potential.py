@@ -21,7 +21,7 @@ import numpy as np
 from pokerlab.analysis.situation import CardsLike, Situation, is_subcase, situation
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
 from pokerlab.evaluator import CARD_KEYS, add_card, hand_key, rank_of
-from pokerlab.modeling.weights import HOLDING_CARDS
+from pokerlab.holdings import HOLDING_CARDS
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 STATUS_NAMES = ("ahead", "tied", "behind")

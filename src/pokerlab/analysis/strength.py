@@ -27,7 +27,7 @@ from pokerlab.cards import CARD_MASKS
 from pokerlab.errors import ConfigError
 from pokerlab.evaluator import add_card, hand_key, rank_of
 from pokerlab.handclass import NUM_CLASSES
-from pokerlab.modeling.weights import (
+from pokerlab.holdings import (
     CARD_HOLDINGS,
     HOLDING_CARDS,
     check_weights,
@@ -179,7 +179,7 @@ def _all_strengths(board: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def holding_strengths(board: CardsLike, weights: object = None) -> np.ndarray:
-    """HS_1 of each of the 1,326 holdings (`pokerlab.modeling.HOLDING_CARDS` order) on a flop, turn or river
+    """HS_1 of each of the 1,326 holdings (`pokerlab.holdings.HOLDING_CARDS` order) on a flop, turn or river
     `board` against an opponent weighted by `weights` (None: uniform), leaving out the opponent holdings
     that share a card with the holding; NaN for holdings that meet the board (and where no weight is left).
     """

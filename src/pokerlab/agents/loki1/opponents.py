@@ -11,6 +11,7 @@ import numpy as np
 
 from pokerlab.agents.loki1.config import Loki1Config
 from pokerlab.engine import BOARD_SIZE, CALL, FOLD, PREFLOP, RAISE, blind_positions
+from pokerlab.holdings import NUM_HOLDINGS, field_array
 from pokerlab.modeling.frequencies import (
     DEFAULT_FREQUENCIES,
     ActionFrequencies,
@@ -19,7 +20,6 @@ from pokerlab.modeling.frequencies import (
 )
 from pokerlab.modeling.holding_values import postflop_values, preflop_values, sorted_preflop_values
 from pokerlab.modeling.reweighting import percentile_value, reweight
-from pokerlab.modeling.weights import NUM_HOLDINGS, field_array
 
 
 class HandFollower:
