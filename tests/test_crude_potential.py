@@ -5,7 +5,7 @@ from pokerlab.analysis import hand_potential
 from pokerlab.analysis.crude_potential import FLOOR, MADE_HAND, crude_potential, crude_potentials
 from pokerlab.cards import parse_cards
 from pokerlab.errors import InvalidCards
-from pokerlab.modeling.weights import HOLDING_CARDS, holding_index
+from pokerlab.holdings import HOLDING_CARDS, holding_index
 
 
 def test_kernel_matches_plain_reference_on_random_boards():

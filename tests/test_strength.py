@@ -10,7 +10,7 @@ from pokerlab.analysis.strength import (
     product_hand_strength,
 )
 from pokerlab.errors import ConfigError, InvalidCards
-from pokerlab.modeling import HOLDING_CARDS, field_array, holding_index, live_holdings
+from pokerlab.holdings import HOLDING_CARDS, field_array, holding_index, live_holdings
 
 
 def random_situation(rng: np.random.Generator, board_size: int) -> tuple[list[int], list[int]]:

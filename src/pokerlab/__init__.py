@@ -20,7 +20,7 @@ from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
 from pokerlab.evaluator import best_five, category, describe, evaluate, evaluate_batch
 from pokerlab.handclass import HandCategory
-from pokerlab.modeling import field_array, uniform_weights
+from pokerlab.holdings import field_array, uniform_weights
 
 __version__ = "0.1.0"
 

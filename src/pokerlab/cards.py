@@ -101,7 +101,11 @@ def _split_card_text(text: str) -> list[str]:
 
 
 def parse_card(card: str | int) -> int:
-    """One card from text ("As", "td", "10h", "A♠") or a code 0..51."""
+    """One card from text ("As", "td", "10h", "A♠") or a code 0..51.
+
+    >>> parse_card("As"), parse_card("10h"), parse_card(0)
+    (51, 34, 0)
+    """
     codes = parse_cards([card])
     return codes[0]
 
@@ -111,6 +115,16 @@ def parse_cards(cards: str | Iterable[str | int]) -> list[int]:
 
     Raises `InvalidCards` naming the bad piece for malformed text, codes outside 0..51, or a card
     that appears twice.
+
+    >>> parse_cards("Ad Qc")  # code = 4 * rank + suit: Ad = 4 * 12 + 1, Qc = 4 * 10 + 0
+    [49, 40]
+    >>> parse_cards("AdQc") == parse_cards("ad, qc") == parse_cards(["Ad", 40]) == parse_cards("A♦ Q♣")
+    True
+    >>> parse_cards("10h 9h")
+    [34, 30]
+    >>> parse_cards("As As")
+    Traceback (most recent call last):
+    pokerlab.errors.InvalidCards: card 'As' appears twice in 'As As'
     """
     if isinstance(cards, str):
         items: list[str | int] = list(_split_card_text(cards))
@@ -140,19 +154,31 @@ def parse_cards(cards: str | Iterable[str | int]) -> list[int]:
 
 
 def format_card(code: int) -> str:
-    """Text of one card code, e.g. 51 -> "As"."""
+    """Text of one card code, e.g. 51 -> "As".
+
+    >>> format_card(51), format_card(0)
+    ('As', '2c')
+    """
     if not 0 <= code < NUM_CARDS:
         raise InvalidCards(f"invalid card code {code!r}: codes are 0..51")
     return RANK_CHARS[code // 4] + SUIT_CHARS[code % 4]
 
 
 def format_cards(codes: Iterable[int], sep: str = " ") -> str:
-    """Text of several card codes, e.g. [50, 41] -> "Ad Qc"."""
+    """Text of several card codes, e.g. [49, 40] -> "Ad Qc".
+
+    >>> format_cards([49, 40]), format_cards(parse_cards("ts 9s"), sep="")
+    ('Ad Qc', 'Ts9s')
+    """
     return sep.join(format_card(int(c)) for c in codes)
 
 
 def card_mask(codes: Iterable[int]) -> int:
-    """The 64-bit mask (bit 16 * suit + rank) of a set of card codes."""
+    """The 64-bit mask (bit 16 * suit + rank) of a set of card codes.
+
+    >>> hex(card_mask(parse_cards("2c As")))  # 2c: bit 0; As: bit 16 * 3 + 12 = 60
+    '0x1000000000000001'
+    """
     mask = 0
     for code in codes:
         mask |= 1 << (16 * (code % 4) + code // 4)
@@ -160,7 +186,11 @@ def card_mask(codes: Iterable[int]) -> int:
 
 
 def mask_cards(mask: int) -> list[int]:
-    """The card codes in a 64-bit card mask, lowest code first."""
+    """The card codes in a 64-bit card mask, lowest code first.
+
+    >>> format_cards(mask_cards(card_mask(parse_cards("Ad Qc"))))
+    'Qc Ad'
+    """
     return [c for c in range(NUM_CARDS) if mask >> (16 * (c % 4) + c // 4) & 1]
 
 
@@ -168,6 +198,10 @@ class Deck:
     """A 52-card deck dealt in an order drawn from an explicit `numpy.random.Generator`.
 
     ``Deck(rng, dead=[...])`` leaves the dead cards out (cards already known to be elsewhere).
+
+    >>> deck = Deck(np.random.default_rng(7), dead=parse_cards("Ad Qc"))
+    >>> len(deck), len(deck.deal(5)), deck.remaining
+    (50, 5, 45)
     """
 
     def __init__(self, rng: np.random.Generator, dead: Sequence[int] = ()) -> None:

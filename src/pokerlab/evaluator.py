@@ -186,6 +186,8 @@ def evaluate(cards: str | Iterable[str | int]) -> int:
 
     >>> evaluate("As Ks Qs Js Ts 2c 3d")
     7462
+    >>> evaluate("Kh Kd Ks 5c 5h 2d 3c") > evaluate("Ah Ad As 2c 7h 8d 9c")  # a full house beats trips
+    True
     """
     if not (isinstance(cards, (list, tuple)) and all(type(c) is int and 0 <= c < 52 for c in cards)):
         cards = parse_cards(cards)
@@ -233,7 +235,12 @@ def rank_holdings(board: Sequence[int], holdings: Sequence[Sequence[int]]) -> li
 
 
 def best_five(cards: str | Iterable[str | int]) -> list[int]:
-    """The five of 5 to 7 cards that make the hand's rank (the highest five where several tie)."""
+    """The five of 5 to 7 cards that make the hand's rank (the highest five where several tie).
+
+    >>> from pokerlab.cards import format_cards
+    >>> format_cards(best_five("Kh Kd Ks 5c 5h 2d 3c"))
+    'Kh Kd Ks 5c 5h'
+    """
     codes = parse_cards(cards)
     rank = evaluate(codes)
     fives = [list(f) for f in combinations(codes, 5) if evaluate(f) == rank]
@@ -249,13 +256,24 @@ class RankDescription(NamedTuple):
 
 
 def category(rank: int) -> HandCategory:
-    """The `HandCategory` of a rank 1..7462."""
+    """The `HandCategory` of a rank 1..7462.
+
+    >>> category(evaluate("Kh Kd Ks 5c 5h 2d 3c")).name
+    'FULL_HOUSE'
+    """
     _check_rank(rank)
     return HandCategory(int(CATEGORY_OF_RANK[rank]))
 
 
 def describe(rank: int) -> RankDescription:
-    """Category and description of a rank, e.g. 7296 -> Full House, "Full House, Aces full of Kings"."""
+    """Category and description of a rank, e.g. 7296 -> Full House, "Full House, Aces full of Kings".
+
+    >>> rank, kind, text = describe(evaluate("Kh Kd Ks 5c 5h 2d 3c"))
+    >>> rank, kind.name, text
+    (7276, 'FULL_HOUSE', 'Full House, Kings full of Fives')
+    >>> describe(1).description, describe(7462).description
+    ('High Card, Seven', 'Royal Flush')
+    """
     _check_rank(rank)
     cls = all_classes()[rank - 1]
     return RankDescription(rank, HandCategory(cls[0]), describe_class(cls))

@@ -11,9 +11,9 @@ from pokerlab.agents.loki1 import VARIANTS, Loki1Agent, Loki1Config
 from pokerlab.cards import parse_cards
 from pokerlab.engine import CALL, FOLD, RAISE, seat_view
 from pokerlab.errors import ConfigError
+from pokerlab.holdings import holding_index
 from pokerlab.modeling.frequencies import RAISE as RAISE_COUNT
 from pokerlab.modeling.reweighting import MIN_WEIGHT
-from pokerlab.modeling.weights import holding_index
 
 
 class Checked(Agent):

@@ -64,7 +64,12 @@ def assess(
     hole: CardsLike, board: CardsLike, weights: object = None, opponents: int = 1, flop_lookahead: int = 2
 ) -> Assessment:
     """Assess our `hole` cards on a flop, turn or river `board` against `opponents` opponents weighted by
-    `weights` (one table, e.g. the field array; None for uniform)."""
+    `weights` (one table, e.g. the field array; None for uniform).
+
+    >>> a = assess("Ad Qc", "3h 4c Jh", opponents=3)  # EHS = HS_n + (1 - HS_n) Ppot (seed 000 §4.4)
+    >>> round(a.strength.hs_n, 3), round(a.ehs, 3), round(a.ehs_optimistic, 3)
+    (0.2, 0.312, 0.367)
+    """
     if flop_lookahead not in (1, 2):
         raise ConfigError(f"the flop look-ahead is 1 or 2 cards; got {flop_lookahead!r}")
     known = situation(hole, board, weights)

@@ -26,7 +26,7 @@ import numpy as np
 from pokerlab.analysis.situation import CardsLike, parse_board
 from pokerlab.cards import parse_cards
 from pokerlab.errors import InvalidCards
-from pokerlab.modeling.weights import HOLDING_CARDS, NUM_HOLDINGS
+from pokerlab.holdings import HOLDING_CARDS, NUM_HOLDINGS
 
 MAX_OUTS = 15.0
 FLUSH_OUTS = 9.0

@@ -30,7 +30,11 @@ def optimistic_hand_strength(hs_n: float, ppot: float) -> float:
 
 def pot_odds(to_call: float, pot: float) -> float:
     """to_call / (pot + to_call), in [0, 1): the winning chance a call needs (seed 000 §4.4); `pot` holds
-    every bet made so far, in chips."""
+    every bet made so far, in chips.
+
+    >>> round(pot_odds(to_call=20, pot=175), 3)
+    0.103
+    """
     if to_call < 0 or pot < 0 or pot + to_call == 0:
         raise ConfigError(
             f"pot odds need to_call >= 0 and pot >= 0, not both 0; got to_call={to_call!r}, pot={pot!r}"

@@ -215,5 +215,9 @@ def shipped_table(players: int) -> IncomeRateTable:
 
 
 def income_rate(hole: CardsLike, players: int) -> int:
-    """IR x 1000 of two hole cards among `players` players, from the shipped table (LOKI-SPEC §1.1)."""
+    """IR x 1000 of two hole cards among `players` players, from the shipped table (LOKI-SPEC §1.1).
+
+    >>> income_rate("Ah 8h", players=4), income_rate("As Ad", players=7)  # A8s, AA
+    (336, 2052)
+    """
     return shipped_table(players).of(hole)

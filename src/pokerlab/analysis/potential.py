@@ -21,7 +21,7 @@ import numpy as np
 from pokerlab.analysis.situation import CardsLike, Situation, is_subcase, situation
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
 from pokerlab.evaluator import CARD_KEYS, add_card, hand_key, rank_of
-from pokerlab.modeling.weights import HOLDING_CARDS
+from pokerlab.holdings import HOLDING_CARDS
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 STATUS_NAMES = ("ahead", "tied", "behind")
@@ -175,7 +175,12 @@ def hand_potential(hole: CardsLike, board: CardsLike, weights: object = None) ->
     """Hand potential of our `hole` cards on a flop, turn or river `board` against an opponent whose holdings
     are weighted by `weights` (1,326 floats, None for uniform).
 
-    >>> round(hand_potential("Ad Qc", "3h 4c Jh").two_cards.positive_potential, 3)  # seed 000 §4.2
-    0.208
+    >>> pot = hand_potential("Ad Qc", "3h 4c Jh")  # seed 000 Table 2: rows now ahead/tied/behind
+    >>> pot.two_cards.table()
+    [[449005, 3211, 169504], [0, 8370, 540], [91981, 1036, 346543]]
+    >>> round(pot.two_cards.positive_potential, 3), round(pot.two_cards.negative_potential, 3)
+    (0.208, 0.274)
+    >>> round(pot.one_card.positive_potential, 3), round(pot.one_card.negative_potential, 3)
+    (0.108, 0.145)
     """
     return potential_of(situation(hole, board, weights))

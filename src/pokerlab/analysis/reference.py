@@ -12,7 +12,7 @@ from itertools import combinations
 
 from pokerlab.analysis.situation import CardsLike, parse_situation
 from pokerlab.evaluator import evaluate
-from pokerlab.modeling.weights import HOLDING_INDEX, check_weights, uniform_weights
+from pokerlab.holdings import HOLDING_INDEX, check_weights, uniform_weights
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from pokerlab.cards import CARD_MASKS, format_cards, parse_cards
 from pokerlab.errors import ConfigError, InvalidCards
-from pokerlab.modeling.weights import HOLDING_CARDS, check_weights, live_holdings, uniform_weights
+from pokerlab.holdings import HOLDING_CARDS, check_weights, live_holdings, uniform_weights
 
 CardsLike = str | Iterable[str | int]
 
@@ -58,7 +58,7 @@ def parse_situation(
 
 def situation(hole: CardsLike, board: CardsLike, weights: object = None) -> Situation:
     """Our `hole` cards on a flop, turn or river `board` against an opponent weighted by `weights`
-    (1,326 floats >= 0, see `pokerlab.modeling`; None for uniform weights).
+    (1,326 floats >= 0, see `pokerlab.holdings`; None for uniform weights).
 
     Raises `InvalidCards` for bad cards and `ConfigError` for a bad table or one that gives no weight to
     any live holding.

@@ -13,7 +13,7 @@ import numpy as np
 from pokerlab.analysis.situation import CardsLike
 from pokerlab.cards import RANK_CHARS, make_card, parse_cards
 from pokerlab.errors import InvalidCards
-from pokerlab.modeling.weights import HOLDING_CARDS
+from pokerlab.holdings import HOLDING_CARDS
 
 NUM_TYPES = 169
 
@@ -50,7 +50,7 @@ def hand_type(hole: CardsLike) -> str:
     return _name(max(r1, r2), min(r1, r2), s1 == s2)
 
 
-#: HOLDING_TYPE[i] is the index in STARTING_HANDS of holding i (see `pokerlab.modeling.HOLDING_CARDS`).
+#: HOLDING_TYPE[i] is the index in STARTING_HANDS of holding i (see `pokerlab.holdings.HOLDING_CARDS`).
 HOLDING_TYPE = np.array([TYPE_INDEX[hand_type(h.tolist())] for h in HOLDING_CARDS], dtype=np.int16)
 
 

@@ -27,7 +27,7 @@ from pokerlab.cards import CARD_MASKS
 from pokerlab.errors import ConfigError
 from pokerlab.evaluator import add_card, hand_key, rank_of
 from pokerlab.handclass import NUM_CLASSES
-from pokerlab.modeling.weights import (
+from pokerlab.holdings import (
     CARD_HOLDINGS,
     HOLDING_CARDS,
     check_weights,
@@ -115,8 +115,11 @@ def hand_strength(
     """Hand strength of our `hole` cards on a flop, turn or river `board` against an opponent whose
     holdings are weighted by `weights` (1,326 floats, None for uniform); HS_n for `opponents` = n.
 
-    >>> hand_strength("Ad Qc", "3h 4c Jh").to_dict()["ahead"]  # seed 000 §4.2: 628 / 9 / 444, HS .585
-    628
+    >>> hs = hand_strength("Ad Qc", "3h 4c Jh")  # seed 000 §4.2: 628 ahead / 9 tied / 444 behind
+    >>> hs.to_dict()["ahead"], hs.to_dict()["tied"], hs.to_dict()["behind"], round(hs.hand_strength, 3)
+    (628, 9, 444, 0.585)
+    >>> round(hand_strength("Ad Qc", "3h 4c Jh", opponents=5).hs_n, 3)  # HS^5 against five (seed 000 §4.2)
+    0.069
     """
     return strength_of(situation(hole, board, weights), opponents)
 
@@ -179,7 +182,7 @@ def _all_strengths(board: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def holding_strengths(board: CardsLike, weights: object = None) -> np.ndarray:
-    """HS_1 of each of the 1,326 holdings (`pokerlab.modeling.HOLDING_CARDS` order) on a flop, turn or river
+    """HS_1 of each of the 1,326 holdings (`pokerlab.holdings.HOLDING_CARDS` order) on a flop, turn or river
     `board` against an opponent weighted by `weights` (None: uniform), leaving out the opponent holdings
     that share a card with the holding; NaN for holdings that meet the board (and where no weight is left).
     """

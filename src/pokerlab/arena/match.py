@@ -178,9 +178,7 @@ def play_match(
     if action_timeout is not None and not action_timeout > 0:
         raise ConfigError(f"action_timeout must be a positive number of seconds, got {action_timeout!r}")
     # external specs ("module:Class") are isolated by default; instances passed in are the caller's own
-    isolated = [
-        (isinstance(a, str) and is_external(a)) if isolate is None else bool(isolate) for a in agents
-    ]
+    isolated = [(isinstance(a, str) and is_external(a)) if isolate is None else bool(isolate) for a in agents]
     copies = duplicate or sessions > 1 or any(isolated)  # otherwise the instances play themselves
     specs = [AgentSpec.of(a, copies) for a in agents]
     labels = _labels([s.name for s in specs])

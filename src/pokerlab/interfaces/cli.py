@@ -19,7 +19,7 @@ from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.evaluator import best_five, describe, evaluate
 from pokerlab.experiments import EXPERIMENTS
 from pokerlab.handclass import NUM_CLASSES
-from pokerlab.modeling.weights import load_weights
+from pokerlab.holdings import load_weights
 
 
 class _UsageError(Exception):
@@ -277,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--weights",
         metavar="FILE",
-        help="opponent weight table: 1,326 numbers (.npy, text or JSON), pokerlab.modeling order",
+        help="opponent weight table: 1,326 numbers (.npy, text or JSON), pokerlab.holdings order",
     )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=cmd_analyze)

@@ -1,31 +1,7 @@
-"""Opponent modelling: weight tables over the 1,326 two-card holdings (seed 000 §4.3, LOKI-SPEC §2.2, §4)."""
+"""Opponent modelling: per-opponent action frequencies, re-weighting of weight tables after each action, and
+the hand value of every holding that re-weighting compares with (seed 000 §4.3, Papp ch. 7, LOKI-SPEC §4).
 
-from pokerlab.modeling.weights import (
-    CARD_HOLDINGS,
-    HOLDING_CARDS,
-    HOLDING_INDEX,
-    NUM_HOLDINGS,
-    check_weights,
-    field_array,
-    holding_index,
-    holding_text,
-    live_holdings,
-    load_weights,
-    normalise,
-    uniform_weights,
-)
-
-__all__ = [
-    "CARD_HOLDINGS",
-    "HOLDING_CARDS",
-    "HOLDING_INDEX",
-    "NUM_HOLDINGS",
-    "check_weights",
-    "field_array",
-    "holding_index",
-    "holding_text",
-    "live_holdings",
-    "load_weights",
-    "normalise",
-    "uniform_weights",
-]
+The weight tables themselves (the 1,326 holdings, checks, normalisation, the field array) live one floor
+down in `pokerlab.holdings`, which `analysis` uses too. The submodules are imported by name:
+`pokerlab.modeling.frequencies`, `pokerlab.modeling.reweighting`, `pokerlab.modeling.holding_values`.
+"""

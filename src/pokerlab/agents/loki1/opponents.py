@@ -13,6 +13,7 @@ import numpy as np
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.config import Loki1Config
 from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
+from pokerlab.holdings import NUM_HOLDINGS, field_array
 from pokerlab.modeling.frequencies import (
     DEFAULT_FREQUENCIES,
     ActionFrequencies,
@@ -21,7 +22,6 @@ from pokerlab.modeling.frequencies import (
 )
 from pokerlab.modeling.holding_values import postflop_values, preflop_values, sorted_preflop_values
 from pokerlab.modeling.reweighting import percentile_value, reweight
-from pokerlab.modeling.weights import NUM_HOLDINGS, field_array
 
 
 def bets_faced(to_call: int, bet_size: int) -> int:

@@ -5,7 +5,7 @@ import pytest
 
 from pokerlab.cards import parse_cards
 from pokerlab.errors import ConfigError, CorruptData
-from pokerlab.modeling import (
+from pokerlab.holdings import (
     CARD_HOLDINGS,
     HOLDING_CARDS,
     HOLDING_INDEX,

@@ -1,10 +1,18 @@
-"""Weight tables over the 1,326 two-card holdings: a fixed holding index, dead-card masks, normalisation
-and the multi-opponent field array.
+"""The 1,326 two-card holdings, their index, and weight tables over them: checks, dead cards, normalisation,
+the multi-opponent field array and loading from a file.
+
+This module sits below `analysis` and `modeling`: both index holdings and take weight tables, and it
+imports only `cards` and `errors`, so imports between the floors go one way (down).
 
 A weight table is a float64 numpy array of shape (1326,): entry i is the relative likelihood that an
 opponent holds `HOLDING_CARDS[i]` (seed 000 §4.3; LOKI-SPEC §4.1 "weight array", reset to 1 at the start
 of a hand). Holding i is the pair of card codes ``(c1, c2)`` with ``c1 < c2``, in lexicographic order:
 (0, 1), (0, 2), ..., (50, 51).
+
+>>> holding_text(0), holding_index("Ad Qc"), NUM_HOLDINGS
+('2c 2d', 1268, 1326)
+>>> int(live_holdings(parse_cards("Ad Qc 3h 4c Jh")).sum())  # 47 cards unseen: 47 * 46 / 2 holdings
+1081
 """
 
 from __future__ import annotations
