@@ -6,8 +6,8 @@ d come from the seed sequence (seed, 0, d), whoever plays them.
 
 * An ordinary session plays consecutive deals with the button moving one seat per deal. With real
   stacks, players who go broke sit out; the session ends early, and says why, when fewer than two have
-  chips; ``rebuy`` restores every stack to the configured one every ``rebuy`` hands (Barone & While's
-  epochs).
+  chips. ``rebuy`` starts a new epoch every ``rebuy`` hands, or at once when fewer than two players have
+  chips, restoring every stack to the configured one (Barone & While 2000's epochs).
 * A duplicate session plays every deal of the match in one seat rotation of `duplicate_positions`, from
   the configured stacks; a duplicate match has one session per rotation, so no agent sees a deal twice.
 
@@ -169,10 +169,13 @@ def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | str]:
     unlimited = config.unlimited
     everyone = list(range(n))
     dealer = Dealer(job.seed)
+    since_rebuy = 0
     for i, d in enumerate(range(job.first_deal, job.first_deal + job.deals)):
-        if job.rebuy and i and i % job.rebuy == 0:
-            chips = [start] * n
-        order = ring_positions(everyone if unlimited else [s for s in everyone if chips[s] > 0], d % n, n)
+        with_chips = everyone if unlimited else [s for s in everyone if chips[s] > 0]
+        if job.rebuy and (since_rebuy == job.rebuy or len(with_chips) < 2):
+            chips, with_chips, since_rebuy = [start] * n, everyone, 0  # a new epoch
+        since_rebuy += 1
+        order = ring_positions(with_chips, d % n, n)
         if len(order) < 2:
             left = ", ".join(job.labels[s] for s in order) or "nobody"
             yield f"players broke after {i} of {job.deals} hands: only {left} has chips"

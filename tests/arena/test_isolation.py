@@ -1,0 +1,113 @@
+"""Isolation, deadlines and misbehaving players (issue 8): an isolated agent sees only serialised views."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pokerlab import play_match
+from pokerlab.arena.store import read_decisions, read_hands
+from pokerlab.errors import IllegalAction
+
+CHEATERS = Path(__file__).with_name("cheaters.py")
+
+
+def spec(name: str) -> str:
+    return f"{CHEATERS}:{name}"
+
+
+def assert_capped(path) -> None:
+    """No round of any stored hand holds more than the cap: pre-flop three raises over the big blind,
+    later a bet and three raises."""
+    for _, record in read_hands(path):
+        for round_index, part in enumerate(record.betting_string().split("/")):
+            assert part.count("r") <= (3 if round_index == 0 else 4), record.betting_string()
+
+
+def test_in_process_cheat_reaches_the_hand_state(tmp_path):
+    """The test can fail: in this process, the frames and the garbage collector lead to every hole card."""
+    play_match(
+        [spec("Cheat"), "random", "random"], 30, seed=1, isolate=False, out=tmp_path, log_decisions=True
+    )
+    infos = [d["info"] for d in read_decisions(tmp_path / "hands.sqlite") if d["info"]]
+    assert max(i["frame"] for i in infos) >= 4 and max(i["gc"] for i in infos) >= 4
+
+
+def test_isolated_cheat_sees_nothing_and_cannot_lift_the_cap(tmp_path):
+    result = play_match(
+        [spec("Cheat"), "raise", "random"], 60, seed=1, isolate=True, out=tmp_path, log_decisions=True
+    )
+    infos = [d["info"] for d in read_decisions(tmp_path / "hands.sqlite") if d["info"] is not None]
+    assert len(infos) > 60
+    assert all(i["frame"] == 0 and i["gc"] == 0 for i in infos)
+    assert result.faults == [0, 0, 0]
+    # the cheat raised whenever it could and changed its own copy of the config: the cap still holds
+    assert_capped(tmp_path / "hands.sqlite")
+
+
+def test_tampering_with_the_view_config_in_process_changes_nothing(tmp_path):
+    """Even in this process the view's config is the seat's own copy: the cheat's raises stay capped."""
+    play_match([spec("Cheat"), "raise"], 40, seed=2, isolate=False, out=tmp_path)
+    assert_capped(tmp_path / "hands.sqlite")
+
+
+def test_isolated_and_local_play_the_same_hands():
+    local = play_match(["loki1", "random", "tight-aggressive"], 40, seed=3)
+    isolated = play_match(["loki1", "random", "tight-aggressive"], 40, seed=3, isolate=True)
+    assert (local.nets == isolated.nets).all()
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_a_timed_out_player_is_checked_or_folded_and_the_match_goes_on(isolate):
+    result = play_match([spec("Sleeper"), "raise"], 3, seed=1, isolate=isolate, action_timeout=0.05)
+    assert result.hands == 3
+    assert result.faults[0] >= 3 and result.faults[1] == 0
+    assert result.results[0].total < 0  # it folded to every raise
+
+
+def test_a_player_who_leaves_is_folded_for_the_rest_of_the_session():
+    result = play_match([spec("Quitter"), "raise", "call"], 20, seed=1)  # external: isolated by default
+    assert result.hands == 20 and result.faults[0] >= 1
+    assert result.results[0].total < 0
+
+
+def test_an_isolated_player_answering_garbage_is_a_fault_a_local_one_stops_the_match():
+    result = play_match([spec("Garbage"), "call"], 5, seed=1, isolate=True)
+    assert result.hands == 5 and result.faults[0] >= 5
+    with pytest.raises(IllegalAction, match="7 is not legal"):
+        play_match([spec("Garbage"), "call"], 5, seed=1, isolate=False)
+
+
+def test_cli_runs_a_bot_from_a_file_isolated_by_default(tmp_path):
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pokerlab.interfaces.cli",
+            "match",
+            "--agents",
+            f"{spec('Counter')},call",
+            "--hands",
+            "20",
+            "--seed",
+            "1",
+            "--json",
+            "--out",
+            str(tmp_path / "r"),
+            "--log-decisions",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert '"hands": 20' in out.stdout
+    infos = [d["info"]["hands"] for d in read_decisions(tmp_path / "r" / "hands.sqlite") if d["seat"] == 0]
+    assert infos == sorted(infos) and infos[-1] >= 15  # it kept counting across the hands of its session
+    listing = subprocess.run(
+        [sys.executable, "-m", "pokerlab.interfaces.cli", "agents"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "loki1 " in listing and "random " in listing and "module.path:Class" in listing
