@@ -139,3 +139,17 @@ def test_copy_then_step_matches_original(h):
         for name in ("actions", "bets", "stacks", "actor", "round", "need", "acted"):
             assert getattr(t, name) == getattr(s, name)
     assert RAISE not in s.legal_actions()
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands)
+def test_lazy_view_fields_match_the_state(h):
+    """bets, committed, stacks and folded, computed from the records when read, equal the engine's own."""
+    rng, s = random_hand(**h)
+    while not s.is_over:
+        v = seat_view(s, s.actor)
+        assert v.bets == tuple(s.bets) and v.committed == tuple(s.committed) and sum(v.committed) == v.pot
+        assert v.folded == s.folds() and v.active_players == s.folds().count(False)
+        assert v.stacks == (None if s.config.stack is None else tuple(s.stacks))
+        legal = s.legal_actions()
+        s.act(legal[rng.integers(len(legal))])

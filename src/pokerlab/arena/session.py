@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer
@@ -32,8 +33,7 @@ from pokerlab.engine import GameConfig, HandRecord, HandState, record_of
 PROGRESS_EVERY = 0.4
 
 
-@dataclass(frozen=True)
-class HandOutcome:
+class HandOutcome(NamedTuple):
     """One played hand: its number, deal and session, the agent (seat) at each position, each agent's net
     chips (by seat), and, where asked for, the hand record and the decision log."""
 
@@ -168,14 +168,18 @@ def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | str]:
     chips = [start] * n
     unlimited = config.unlimited
     everyone = list(range(n))
+    full_table = [tuple(ring_positions(everyone, button, n)) for button in range(n)]
     dealer = Dealer(job.seed)
     since_rebuy = 0
     for i, d in enumerate(range(job.first_deal, job.first_deal + job.deals)):
-        with_chips = everyone if unlimited else [s for s in everyone if chips[s] > 0]
-        if job.rebuy and (since_rebuy == job.rebuy or len(with_chips) < 2):
-            chips, with_chips, since_rebuy = [start] * n, everyone, 0  # a new epoch
-        since_rebuy += 1
-        order = ring_positions(with_chips, d % n, n)
+        if unlimited:
+            order = full_table[d % n]
+        else:
+            with_chips = [s for s in everyone if chips[s] > 0]
+            if job.rebuy and (since_rebuy == job.rebuy or len(with_chips) < 2):
+                chips, with_chips, since_rebuy = [start] * n, everyone, 0  # a new epoch
+            since_rebuy += 1
+            order = ring_positions(with_chips, d % n, n)
         if len(order) < 2:
             left = ", ".join(job.labels[s] for s in order) or "nobody"
             yield f"players broke after {i} of {job.deals} hands: only {left} has chips"
@@ -194,7 +198,7 @@ def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | str]:
             d,
             d,
             job.session,
-            tuple(order),
+            order if unlimited else tuple(order),
             tuple(nets),
             record_of(state, stacks, [job.labels[s] for s in order]) if job.records else None,
             tuple(table.decisions) if job.log_decisions else None,

@@ -1,9 +1,9 @@
 """Hand histories in SQLite (the default store): one row per hand, and a decision log beside it.
 
 Rows are committed block by block, so a database stays readable after a crash. The game config is stored
-once (table ``configs``); cards, stacks, actions and nets are space-separated integers (cards as codes,
--1 unknown; actions as position and action pairs). `read_hands` gives the hands back as `HandRecord`s,
-each re-checked by replay; `read_decisions` the decision log.
+once (table ``configs``); cards are bytes (card code + 1, 0 for an unknown card), actions bytes (4 x
+position + action), stacks and nets space-separated integers. `read_hands` gives the hands back as
+`HandRecord`s, each re-checked by replay; `read_decisions` the decision log.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pokerlab.engine import GameConfig, HandRecord, record_of, replay
 from pokerlab.errors import CorruptData
 
 #: Version of the layout below (``PRAGMA user_version``).
-STORE_VERSION = 2
+STORE_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS configs (
@@ -31,9 +31,9 @@ CREATE TABLE IF NOT EXISTS hands (
     config INTEGER NOT NULL REFERENCES configs(id),
     names TEXT NOT NULL,            -- JSON list of agent labels, by position (0 = first left of the button)
     stacks TEXT NOT NULL,           -- chips before the blinds, by position
-    holes TEXT NOT NULL,            -- 2n card codes (-1 unknown)
-    board TEXT NOT NULL,            -- board card codes dealt
-    actions TEXT NOT NULL,          -- position action position action ... (0 fold, 1 call, 2 raise)
+    holes BLOB NOT NULL,            -- 2n bytes: card code + 1 (0 unknown)
+    board BLOB NOT NULL,            -- a byte per board card dealt: card code + 1
+    actions BLOB NOT NULL,          -- a byte per action: 4 x position + action (0 fold, 1 call, 2 raise)
     nets TEXT NOT NULL              -- net chips, by position
 );
 CREATE TABLE IF NOT EXISTS decisions (
@@ -50,6 +50,14 @@ CREATE TABLE IF NOT EXISTS decisions (
 
 def _ints(values) -> str:
     return " ".join(map(str, values))
+
+
+def _cards(codes) -> bytes:
+    return bytes([c + 1 for c in codes])
+
+
+def _parse_cards(blob: bytes) -> list[int]:
+    return [b - 1 for b in blob]
 
 
 def _parse_ints(text: str) -> list[int]:
@@ -70,6 +78,7 @@ class HandStore:
         self.db.executescript(_SCHEMA)
         self.db.execute(f"PRAGMA user_version = {STORE_VERSION}")
         self._config_ids: dict[GameConfig, int] = {}
+        self._names: dict[tuple[str, ...], str] = {}
 
     def _config_id(self, config: GameConfig) -> int:
         found = self._config_ids.get(config)
@@ -83,21 +92,26 @@ class HandStore:
     def add(self, hands: Iterable[tuple[int, int, int, HandRecord]], decisions=()) -> None:
         """Store (hand, deal, session, record) rows and (hand, seat, index, action, probabilities, info)
         decisions, and commit."""
-        rows = [
-            (
-                hand,
-                deal,
-                session,
-                self._config_id(r.config),
-                json.dumps(list(r.names)),
-                _ints(r.stacks),
-                _ints(r.holes),
-                _ints(r.board),
-                _ints(v for pair in r.actions for v in pair),
-                _ints(r.nets),
+        names = self._names
+        rows = []
+        for hand, deal, session, r in hands:
+            label = names.get(r.names)
+            if label is None:
+                label = names[r.names] = json.dumps(list(r.names))
+            rows.append(
+                (
+                    hand,
+                    deal,
+                    session,
+                    self._config_id(r.config),
+                    label,
+                    _ints(r.stacks),
+                    _cards(r.holes),
+                    _cards(r.board),
+                    bytes([4 * p + a for p, a in r.actions]),
+                    _ints(r.nets),
+                )
             )
-            for hand, deal, session, r in hands
-        ]
         self.db.executemany("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         self.db.executemany(
             "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?)",
@@ -146,13 +160,12 @@ def read_hands(path: str | Path) -> Iterator[tuple[int, HandRecord]]:
             "SELECT hand, config, names, stacks, holes, board, actions FROM hands ORDER BY hand"
         ):
             stacks = _parse_ints(stacks)
-            flat = _parse_ints(actions)
             state = replay(
                 configs[config],
                 stacks,
-                _parse_ints(holes),
-                _parse_ints(board),
-                list(zip(flat[::2], flat[1::2], strict=True)),
+                _parse_cards(holes),
+                _parse_cards(board),
+                [(b >> 2, b & 3) for b in actions],
             )
             yield hand, record_of(state, stacks, json.loads(names))
     finally:

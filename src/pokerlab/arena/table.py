@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pokerlab.actions import CALL, FOLD
-from pokerlab.agents.base import Decision
 from pokerlab.arena.players import AgentFailure, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.errors import IllegalAction
@@ -143,11 +142,12 @@ class Table:
                 choice = self.players[j].act(view, self.action_timeout)
             except (AgentFailure, Timeout, Disconnected) as exc:
                 choice = self._failed(j, view, exc)
-        probabilities = info = None
-        if type(choice) is tuple or isinstance(choice, Decision):
+        if type(choice) is int:
+            action, probabilities, info = choice, None, None
+        elif isinstance(choice, tuple):  # a Decision (a plain tuple from an isolated agent)
             action, probabilities, info = choice
         else:
-            action = choice
+            action, probabilities, info = choice, None, None  # an int-like action (IntEnum, numpy int)
         if action not in view.legal_actions:
             legal = ", ".join(("FOLD", "CALL", "RAISE")[a] for a in view.legal_actions)
             if not isinstance(self.players[j], IsolatedPlayer):

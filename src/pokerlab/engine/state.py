@@ -128,6 +128,8 @@ class HandState:
         "winnings",
         "ranks",
         "_folds",
+        "blinds",
+        "starting_stacks",
     )
 
     def __init__(
@@ -173,9 +175,11 @@ class HandState:
         self.shorts = 0
         self.bets_made = 1 if config.blind_counts_as_bet else 0
         small, big = blind_positions(n)
+        self.starting_stacks = tuple(stacks)
         self._post(small, config.small_blind)
         self._post(big, config.big_blind)
         bets = self.bets
+        self.blinds = tuple(bets)  # what each position posted as a blind (short stacks post less)
         # PokerKit's opener: left of the largest blind actually posted (ties: the later position)
         first = big if (bets[big], big) > (bets[small], small) else small
         max_bet = self.max_bet = bets[first]
@@ -362,6 +366,8 @@ class HandState:
         new.winnings = self.winnings
         new.ranks = self.ranks
         new._folds = self._folds
+        new.blinds = self.blinds
+        new.starting_stacks = self.starting_stacks
         return new
 
     @property

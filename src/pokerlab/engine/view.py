@@ -19,7 +19,7 @@ import copy
 from typing import NamedTuple
 
 from pokerlab.engine.config import GameConfig
-from pokerlab.engine.state import BOARD_SIZE, RAISE, ActionRecord, HandState, betting_string
+from pokerlab.engine.state import BOARD_SIZE, FOLD, RAISE, ActionRecord, HandState, betting_string
 from pokerlab.errors import InvalidCards
 
 _new = tuple.__new__
@@ -47,12 +47,15 @@ class SeatView(NamedTuple):
 
     * ``actions``: every `ActionRecord` of the hand so far (round, position, action, chips put in, chips
       to call before acting, raises so far, raises left).
-    * ``bets``: each position's chips put in during this round; ``committed``: during the whole hand
-      (blinds included), so ``pot == sum(committed)``.
-    * ``stacks``: chips behind (None in the unlimited ring game); ``to_call``: chips this position owes.
+    * ``pot``: chips in the pot, this round's bets included; ``to_call``: chips this position owes.
     * ``raises`` / ``raises_left``: bets and raises made this round (the big blind counting pre-flop) and
       those the cap still allows (None: uncapped).
     * ``legal_actions``: what this position may do now (empty when it is not its turn).
+    * ``blinds``: chips each position posted as a blind; ``starting_stacks``: chips each position held
+      before the blinds (None in the unlimited ring game).
+
+    ``bets`` (this round), ``committed`` (the whole hand, blinds included), ``stacks`` (chips behind) and
+    ``folded`` are computed from the records when read, so a view costs the same for every table size.
     """
 
     config: GameConfig
@@ -62,16 +65,45 @@ class SeatView(NamedTuple):
     board: tuple[int, ...]
     round: int
     actions: tuple[ActionRecord, ...]
-    stacks: tuple[int, ...] | None
-    bets: tuple[int, ...]
-    committed: tuple[int, ...]
-    folded: tuple[bool, ...]
     pot: int
     to_call: int
     legal_actions: tuple[int, ...]
     raises: int
     raises_left: int | None
     seats: tuple[int, ...]
+    blinds: tuple[int, ...]
+    starting_stacks: tuple[int, ...] | None
+
+    @property
+    def committed(self) -> tuple[int, ...]:
+        """Chips each position has put in during the whole hand, blinds included (their sum is the pot)."""
+        chips = list(self.blinds)
+        for record in self.actions:
+            chips[record.position] += record.amount
+        return tuple(chips)
+
+    @property
+    def bets(self) -> tuple[int, ...]:
+        """Chips each position has put in during this round (the blinds count pre-flop)."""
+        current = self.round
+        chips = list(self.blinds) if current == 0 else [0] * self.players
+        for record in self.actions:
+            if record.round == current:
+                chips[record.position] += record.amount
+        return tuple(chips)
+
+    @property
+    def stacks(self) -> tuple[int, ...] | None:
+        """Chips each position has behind (None in the unlimited ring game)."""
+        if self.starting_stacks is None:
+            return None
+        return tuple(s - c for s, c in zip(self.starting_stacks, self.committed, strict=True))
+
+    @property
+    def folded(self) -> tuple[bool, ...]:
+        """Whether each position has folded."""
+        gone = {r.position for r in self.actions if r.action == FOLD}
+        return tuple(p in gone for p in range(self.players))
 
     @property
     def is_button(self) -> bool:
@@ -81,7 +113,7 @@ class SeatView(NamedTuple):
     @property
     def active_players(self) -> int:
         """Players who have not folded."""
-        return self.folded.count(False)
+        return self.players - sum(1 for r in self.actions if r.action == FOLD)
 
     @property
     def betting(self) -> str:
@@ -118,7 +150,6 @@ def seat_view(
 ) -> SeatView:
     """The view of `position` on `state`; `seats` gives each position's lasting seat number (default: the
     positions), `config` the copy of the game handed out (default: a new copy)."""
-    n = state.n
     holes = state.holes
     game = state.config
     stack = state.stacks[position]
@@ -131,27 +162,24 @@ def seat_view(
     left = game.max_bets - made
     if left > 1 << 29 or (game.no_cap_heads_up and state.in_hand == 2):
         left = None
-    committed = state.committed
     return _new(
         SeatView,
         (
             copy.copy(game) if config is None else config,
             position,
-            n,
+            state.n,
             (holes[2 * position], holes[2 * position + 1]),
             tuple(state.runout[: BOARD_SIZE[state.round]]),
             state.round,
             state.actions,
-            None if game.stack is None else tuple(state.stacks),
-            tuple(state.bets),
-            tuple(committed),
-            state.folds(),
-            sum(committed),
+            sum(state.committed),
             to_call,
             state.legal_actions() if position == state.actor else (),
             made,
             left,
-            tuple(range(n)) if seats is None else seats,
+            tuple(range(state.n)) if seats is None else seats,
+            state.blinds,
+            None if game.stack is None else state.starting_stacks,
         ),
     )
 
@@ -165,12 +193,11 @@ def hand_start(
 ) -> HandStart:
     """What `position` learns when the hand starts (before any action): its cards and the table."""
     n = state.n
-    stacks = [s + c for s, c in zip(state.stacks, state.committed, strict=True)]  # before the blinds
     return HandStart(
         position,
         n,
         (state.holes[2 * position], state.holes[2 * position + 1]),
-        None if state.config.stack is None else tuple(stacks),
+        None if state.config.stack is None else state.starting_stacks,
         tuple(range(n)) if seats is None else seats,
         copy.copy(state.config) if config is None else config,
         hand,
@@ -190,9 +217,8 @@ def state_from_view(view: SeatView, holes, runout) -> HandState:
     """An engine state that reaches `view`, with the unseen cards chosen by the caller.
 
     ``holes`` are 2 * players card codes holding ``view.hole`` at the view's position; ``runout`` the five
-    board cards in dealing order, starting with ``view.board``. Starting stacks are the view's stacks plus
-    the chips committed (the config's starting stack in the unlimited ring game). Raises `InvalidCards`
-    when the cards contradict the view.
+    board cards in dealing order, starting with ``view.board``. Raises `InvalidCards` when the cards
+    contradict the view.
     """
     p, n = view.position, view.players
     holes, runout = list(holes), list(runout)
@@ -204,9 +230,7 @@ def state_from_view(view: SeatView, holes, runout) -> HandState:
         raise InvalidCards(f"the runout must start with the view's board {view.board}, got {runout}")
     if len(set(holes + runout)) != len(holes) + len(runout):
         raise InvalidCards("state_from_view: a card is repeated among the hole cards and the runout")
-    stacks = None
-    if view.stacks is not None:
-        stacks = [s + c for s, c in zip(view.stacks, view.committed, strict=True)]
+    stacks = None if view.starting_stacks is None else list(view.starting_stacks)
     state = HandState(view.config, holes, runout, stacks, n)
     for record in view.actions:
         state.act(record.action)
