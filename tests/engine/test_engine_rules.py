@@ -243,3 +243,16 @@ def test_acpc_state_line_round_trip():
     line = acpc_state_line(record, 7)
     assert line == "STATE:7:rc/crc/cc/rf:AsAd|KhKd/2c7d9h/Jd/Kc:30|-30:alice|bob"
     assert parse_acpc_state_line(line, C) == record
+
+
+def test_a_lone_player_who_owes_nothing_may_only_check():
+    """Everyone folds to the big blind, the small blind all-in for less: the big blind may only check (a
+    fold would give away its uncalled chips); the uncalled 8 go back to it (PokerKit settles the same)."""
+    s = HandState(GameConfig(stack=200), list(range(10)), list(range(20, 25)), [2, 72, 65, 45, 30])
+    for _ in range(3):
+        s.act(FOLD)
+    assert s.actor == 1 and s.legal_actions() == (CALL,)
+    with pytest.raises(IllegalAction, match="FOLD is not allowed .* legal: CALL"):
+        s.act(FOLD)
+    s.act(CALL)
+    assert s.is_over and s.committed[:2] == [2, 10] and s.nets[1] >= -2

@@ -40,6 +40,7 @@ UNKNOWN = -1
 
 _ACTIVE, _FOLDED, _ALL_IN = 0, 1, 2
 _CHECK_OR_FOLD = (FOLD, CALL)
+_CHECK = (CALL,)
 _ALL_ACTIONS = (FOLD, CALL, RAISE)
 #: Cap count standing for "no cap" (`GameConfig.max_bets` without a cap).
 _NO_CAP = 1 << 30
@@ -230,16 +231,20 @@ class HandState:
         """The actions the player to act may take: (FOLD, CALL) or (FOLD, CALL, RAISE); () when over.
 
         A bet or raise needs room under the cap, chips beyond the call, a full increment to answer (or
-        betting reopened for this player) and another player able to answer it.
+        betting reopened for this player) and another player able to answer it. A player who is the only
+        one left able to act and owes nothing may only check, (CALL,): a fold there would give away chips
+        nobody called (PokerKit's rule too; the big blind keeps its option to check).
         """
         p = self.actor
         if p < 0:
             return ()
+        stacks, bets, max_bet = self.stacks, self.bets, self.max_bet
+        to_call = max_bet - bets[p]
+        if to_call <= 0 and self.active == 1 << p:
+            return _CHECK
         config = self.config
         if self.bets_made >= config.max_bets and not (config.no_cap_heads_up and self.in_hand == 2):
             return _CHECK_OR_FOLD
-        stacks, bets, max_bet = self.stacks, self.bets, self.max_bet
-        to_call = max_bet - bets[p]
         if stacks[p] <= to_call or to_call < self.raise_size or (self.shorts and self.acted >> p & 1):
             return _CHECK_OR_FOLD
         others = self.active & ~(1 << p)
@@ -265,7 +270,7 @@ class HandState:
         left = config.max_bets - made
         if left > _NO_CAP // 2 or (config.no_cap_heads_up and self.in_hand == 2):
             left = None
-        if action == FOLD:
+        if action == FOLD and (owed > 0 or self.active != bit):
             self._folds = None
             self.status[p] = _FOLDED
             self.active &= ~bit
