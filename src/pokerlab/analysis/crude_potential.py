@@ -24,7 +24,7 @@ import numba as nb
 import numpy as np
 
 from pokerlab.analysis.situation import CardsLike, parse_board
-from pokerlab.cards import parse_cards
+from pokerlab.cards import format_cards, parse_cards
 from pokerlab.errors import InvalidCards
 from pokerlab.modeling.weights import HOLDING_CARDS, NUM_HOLDINGS
 
@@ -57,7 +57,10 @@ def crude_potential(hole: CardsLike, board: CardsLike) -> float:
     hole_codes = parse_cards(hole)
     board_codes = parse_board(board)
     if len(hole_codes) != 2 or set(hole_codes) & set(board_codes):
-        raise InvalidCards(f"need two hole cards apart from the board; got {hole!r} on {board!r}")
+        raise InvalidCards(
+            f"need two hole cards apart from the board; got {format_cards(hole_codes)!r} "
+            f"on {format_cards(board_codes)!r}"
+        )
     if len(board_codes) == 5:
         return 0.0
     cards = hole_codes + board_codes

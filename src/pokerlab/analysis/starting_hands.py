@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerlab.analysis.situation import CardsLike
-from pokerlab.cards import RANK_CHARS, make_card, parse_cards
+from pokerlab.cards import RANK_CHARS, format_cards, make_card, parse_cards
 from pokerlab.errors import InvalidCards
 from pokerlab.modeling.weights import HOLDING_CARDS
 
@@ -45,7 +45,7 @@ def hand_type(hole: CardsLike) -> str:
     """The type of two hole cards, e.g. "Ah Kh" -> "AKs", "7c 2d" -> "72o", "Td Tc" -> "TT"."""
     codes = parse_cards(hole)
     if len(codes) != 2:
-        raise InvalidCards(f"a starting hand has 2 cards; got {len(codes)}: {hole!r}")
+        raise InvalidCards(f"a starting hand has 2 cards; got {len(codes)}: {format_cards(codes)!r}")
     (r1, s1), (r2, s2) = divmod(codes[0], 4), divmod(codes[1], 4)
     return _name(max(r1, r2), min(r1, r2), s1 == s2)
 
