@@ -154,7 +154,7 @@ def format_card(code: int) -> str:
 
 
 def format_cards(codes: Iterable[int], sep: str = " ") -> str:
-    """Text of several card codes, e.g. [50, 41] -> "Ad Qc"."""
+    """Text of several card codes, e.g. [49, 40] -> "Ad Qc"."""
     return sep.join(format_card(int(c)) for c in codes)
 
 

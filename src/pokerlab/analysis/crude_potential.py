@@ -1,7 +1,8 @@
-"""PPOT_c: a crude, fast positive potential for every holding on a board (Papp §7.2.3; LOKI-SPEC §2.5).
+"""PPOT_c: a crude, fast positive potential for every holding on a board (Papp 1998 §7.2.3).
 
 Re-weighting needs the potential of about a thousand opponent holdings after every action, far too many
-for exact enumeration, so Loki counts *outs* by features instead. Our rule [OUR CHOICE, LOKI-SPEC §2.5]:
+for exact enumeration, so Loki counts *outs* by features instead. Our rule [our choice; Papp 1998 §7.2.3
+leaves it open]:
 
 * flush draw (four of a suit with at least one hole card): 9 outs; when the board holds three of the suit
   each out counts 0.5 (our suited card a deuce) to 1 (an ace), as rival flush draws are likelier;

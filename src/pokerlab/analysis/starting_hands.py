@@ -1,4 +1,5 @@
-"""The 169 starting-hand types: 13 pairs ("TT"), 78 suited ("T9s") and 78 offsuit ("T9o") (seed 000 §4.1).
+"""The 169 starting-hand types: 13 pairs ("TT"), 78 suited ("T9s") and 78 offsuit ("T9o") (Billings et al.
+1998 §4.1).
 
 Types are listed in the grid order of Papp's Appendix A read from the top: for each high rank from the ace
 down, the pair, then for each lower rank the suited and the offsuit type. `GRID` lays them out as the

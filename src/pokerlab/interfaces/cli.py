@@ -89,7 +89,8 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """A short demonstration: rank seeded random hands and famous ones, then assess seed 000's example."""
+    """A short demonstration: rank seeded random hands and famous ones, then assess the example of Billings
+    et al. 1998."""
     import numpy as np
 
     from pokerlab.cards import Deck

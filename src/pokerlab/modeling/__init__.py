@@ -1,4 +1,5 @@
-"""Opponent modelling: weight tables over the 1,326 two-card holdings (seed 000 §4.3, LOKI-SPEC §2.2, §4)."""
+"""Opponent modelling: weight tables over the 1,326 two-card holdings (Billings et al. 1998 §4.3; Papp 1998
+§7.3.1, §4)."""
 
 from pokerlab.modeling.weights import (
     CARD_HOLDINGS,
