@@ -23,8 +23,8 @@ bench: $(STAMP)
 	for f in benchmarks/*.py; do $(PY) $$f || exit 1; done
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
-	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks examples
+	$(VENV)/bin/ruff format --check src tests benchmarks examples
 
 tables: $(STAMP)
 	$(PY) -m pokerlab.evaluator_tables

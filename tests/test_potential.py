@@ -81,7 +81,7 @@ def test_all_ones_weights_equal_unweighted(rng):
 
 def test_streets_and_to_dict():
     turn = hand_potential("Ad Qc", "3h 4c Jh 5s")
-    # 1,035 subcases x 44 river cards (LOKI-SPEC §2.3 prints 43,560 = 990 x 44, the river count)
+    # 1,035 subcases x 44 river cards (Papp 1998 §5.3 prints 43,560 = 990 x 44, the river count)
     assert turn.two_cards is None and turn.one_card.counts.sum() == 1035 * 44 == 45_540
     river = hand_potential("Ad Qc", "3h 4c Jh 5s 9d")
     assert river.two_cards is None and river.one_card is None

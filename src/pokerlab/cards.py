@@ -100,6 +100,13 @@ def _split_card_text(text: str) -> list[str]:
     return pieces
 
 
+def _item_text(item: object) -> str:
+    """An item of a card list as a person reads it in a message: a valid code as its card ("As")."""
+    if isinstance(item, int | np.integer) and not isinstance(item, bool) and 0 <= int(item) < NUM_CARDS:
+        return format_card(int(item))
+    return str(item)
+
+
 def parse_card(card: str | int) -> int:
     """One card from text ("As", "td", "10h", "A♠") or a code 0..51.
 
@@ -131,7 +138,7 @@ def parse_cards(cards: str | Iterable[str | int]) -> list[int]:
         whole = cards
     else:
         items = list(cards)
-        whole = " ".join(str(c) for c in items)
+        whole = " ".join(_item_text(c) for c in items)
     codes: list[int] = []
     for item in items:
         if isinstance(item, str):

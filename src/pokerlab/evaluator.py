@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from pokerlab.cards import CARD_MASKS, parse_cards, popcount
+from pokerlab.cards import CARD_MASKS, format_cards, parse_cards, popcount
 from pokerlab.errors import InvalidCards
 from pokerlab.evaluator_tables import (
     FLUSH_BITS,
@@ -168,7 +168,7 @@ def evaluate_batch(cards: np.ndarray, out: np.ndarray | None = None) -> np.ndarr
     if not _rank_rows(padded, n_cards, out):
         ordered = np.sort(arr, axis=1)
         row = int(np.argmax((ordered[:, 1:] == ordered[:, :-1]).any(axis=1)))
-        raise InvalidCards(f"row {row} of the batch repeats a card: {arr[row].tolist()}")
+        raise InvalidCards(f"row {row} of the batch repeats a card: {format_cards(arr[row].tolist())!r}")
     return out
 
 
@@ -197,7 +197,7 @@ def evaluate(cards: str | Iterable[str | int]) -> int:
         mask |= _CARD_MASKS_PY[c]
     if not 5 <= len(cards) <= 7 or mask.bit_count() != len(cards):
         parse_cards(cards)  # names a repeated card
-        raise InvalidCards(f"a hand to rank has 5, 6 or 7 cards; got {len(cards)}: {cards!r}")
+        raise InvalidCards(f"a hand to rank has 5, 6 or 7 cards; got {len(cards)}: {format_cards(cards)!r}")
     return _rank_key(key, mask)
 
 

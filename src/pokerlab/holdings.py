@@ -5,7 +5,8 @@ This module sits below `analysis` and `modeling`: both index holdings and take w
 imports only `cards` and `errors`, so imports between the floors go one way (down).
 
 A weight table is a float64 numpy array of shape (1326,): entry i is the relative likelihood that an
-opponent holds `HOLDING_CARDS[i]` (seed 000 §4.3; LOKI-SPEC §4.1 "weight array", reset to 1 at the start
+opponent holds `HOLDING_CARDS[i]` (Billings et al. 1998 §4.3; Papp 1998 §7.1.1 "weight array", reset to 1 at
+the start
 of a hand). Holding i is the pair of card codes ``(c1, c2)`` with ``c1 < c2``, in lexicographic order:
 (0, 1), (0, 2), ..., (50, 51).
 
@@ -64,7 +65,7 @@ def live_holdings(dead: Sequence[int]) -> np.ndarray:
 
 
 def uniform_weights() -> np.ndarray:
-    """The weight table of an opponent about whom nothing is known: 1 for every holding (LOKI-SPEC §1.4)."""
+    """The weight table of an opponent about whom nothing is known: 1 for every holding (Papp 1998 §7.1.1)."""
     return np.ones(NUM_HOLDINGS)
 
 
@@ -86,7 +87,7 @@ def check_weights(weights: object, what: str = "weight table") -> np.ndarray:
 
 
 def normalise(weights: np.ndarray, dead: Sequence[int] = ()) -> np.ndarray:
-    """The table with dead holdings set to 0 and the live ones scaled to sum 1 (LOKI-SPEC §2.2).
+    """The table with dead holdings set to 0 and the live ones scaled to sum 1 (Papp 1998 §5.2.1, §7.3.1).
 
     Raises `ConfigError` if no live holding has a positive weight.
     """
@@ -99,7 +100,8 @@ def normalise(weights: np.ndarray, dead: Sequence[int] = ()) -> np.ndarray:
 
 def field_array(tables: Sequence[np.ndarray], dead: Sequence[int] = ()) -> np.ndarray:
     """The field array: the average of the active opponents' normalised weight tables (Papp §7.3.1,
-    LOKI-SPEC §2.2 (b)); hand strength against it, raised to the number of opponents, is Loki's HS_n.
+    Papp 1998 §5.2.1, §7.3.1 (b)); hand strength against it, raised to the number of opponents, is Loki's
+    HS_n.
 
     Card removal between opponents is ignored on purpose, as in the source.
     """

@@ -1,4 +1,4 @@
-"""Behaviour of the Loki-1 agent in play (seed 000 §4, LOKI-SPEC §1-4)."""
+"""Behaviour of the Loki-1 agent in play (Billings et al. 1998 §4; Papp 1998 ch. 5-7)."""
 
 import pickle
 

@@ -1,4 +1,5 @@
-"""LOKI-SPEC §8 vectors and rule-by-rule checks of Loki-1's pure decision functions."""
+"""Worked examples from Papp 1998 and Billings et al. 1998 and rule-by-rule checks of Loki-1's pure decision
+functions."""
 
 from dataclasses import replace
 

@@ -1,4 +1,5 @@
-"""Loki's hand assessment (seed 000 §4.1-4.4, LOKI-SPEC §1-2): hand strength, potential, effective hand
+"""Loki's hand assessment (Billings et al. 1998 §4.1-4.4; Papp 1998 ch. 5-6): hand strength, potential,
+effective hand
 strength, pot odds and pre-flop income rates."""
 
 from pokerlab.analysis.assessment import Assessment, assess

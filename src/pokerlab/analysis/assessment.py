@@ -1,5 +1,5 @@
 """Everything Loki knows about its hand after the flop, computed once: HS and HS_n, both potentials, EHS and
-EHS' (seed 000 §4.2-4.4, LOKI-SPEC §2). `pokerlab analyze` prints this."""
+EHS' (Billings et al. 1998 §4.2-4.4; Papp 1998 §5.2-5.3, §6.3). `pokerlab analyze` prints this."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from pokerlab.errors import ConfigError
 class Assessment:
     """Hand strength and potential of one situation, with the potential EHS uses.
 
-    `flop_lookahead` (2 or 1) picks the flop potential for EHS; LOKI-SPEC §2.3 [OUR CHOICE] uses two cards
+    `flop_lookahead` (2 or 1) picks the flop potential for EHS; our choice (Papp 1998 §5.3 leaves it open)
+    uses two cards
     (EHS' means "best by the showdown"); the turn always uses one card, and on the river EHS = HS_n.
     """
 

@@ -1,7 +1,8 @@
-"""PPOT_c: a crude, fast positive potential for every holding on a board (Papp §7.2.3; LOKI-SPEC §2.5).
+"""PPOT_c: a crude, fast positive potential for every holding on a board (Papp 1998 §7.2.3).
 
 Re-weighting needs the potential of about a thousand opponent holdings after every action, far too many
-for exact enumeration, so Loki counts *outs* by features instead. Our rule [OUR CHOICE, LOKI-SPEC §2.5]:
+for exact enumeration, so Loki counts *outs* by features instead. Our rule [our choice; Papp 1998 §7.2.3
+leaves it open]:
 
 * flush draw (four of a suit with at least one hole card): 9 outs; when the board holds three of the suit
   each out counts 0.5 (our suited card a deuce) to 1 (an ace), as rival flush draws are likelier;
@@ -24,7 +25,7 @@ import numba as nb
 import numpy as np
 
 from pokerlab.analysis.situation import CardsLike, parse_board
-from pokerlab.cards import parse_cards
+from pokerlab.cards import format_cards, parse_cards
 from pokerlab.errors import InvalidCards
 from pokerlab.holdings import HOLDING_CARDS, NUM_HOLDINGS
 
@@ -57,7 +58,10 @@ def crude_potential(hole: CardsLike, board: CardsLike) -> float:
     hole_codes = parse_cards(hole)
     board_codes = parse_board(board)
     if len(hole_codes) != 2 or set(hole_codes) & set(board_codes):
-        raise InvalidCards(f"need two hole cards apart from the board; got {hole!r} on {board!r}")
+        raise InvalidCards(
+            f"need two hole cards apart from the board; got {format_cards(hole_codes)!r} "
+            f"on {format_cards(board_codes)!r}"
+        )
     if len(board_codes) == 5:
         return 0.0
     cards = hole_codes + board_codes

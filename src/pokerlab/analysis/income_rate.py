@@ -1,4 +1,4 @@
-"""Pre-flop income rates by simulation (seed 000 §4.1; LOKI-SPEC §1.1, Papp §5.1 and Appendix A).
+"""Pre-flop income rates by simulation (Billings et al. 1998 §4.1; Papp 1998 §5.1, Papp §5.1 and Appendix A).
 
 For a starting-hand type and x players, each of the x players puts one unit in the pot, nobody bets again,
 the board is dealt to the river and the pot is split among the best hands. The income rate is the average
@@ -125,7 +125,7 @@ def _check_games(games: int) -> int:
 
 def simulate_income_rate(name: str, players: int, games: int, seed: int = DEFAULT_SEED) -> float:
     """IR = players * P(win, ties split) - 1 of starting-hand type `name` (e.g. "AKs") over `games` simulated
-    games in which everyone antes 1 and checks to the showdown (LOKI-SPEC §1.1); IR is in [-1, players - 1].
+    games in which everyone antes 1 and checks to the showdown (Papp 1998 §5.1); IR is in [-1, players - 1].
     """
     fixed = check_type(name)
     _check_players(players)
@@ -215,7 +215,7 @@ def shipped_table(players: int) -> IncomeRateTable:
 
 
 def income_rate(hole: CardsLike, players: int) -> int:
-    """IR x 1000 of two hole cards among `players` players, from the shipped table (LOKI-SPEC §1.1).
+    """IR x 1000 of two hole cards among `players` players, from the shipped table (Papp 1998 §5.1).
 
     >>> income_rate("Ah 8h", players=4), income_rate("As Ad", players=7)  # A8s, AA
     (336, 2052)

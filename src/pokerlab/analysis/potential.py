@@ -1,8 +1,9 @@
-"""Hand potential: how the board cards to come change who is ahead (seed 000 §4.2, Table 2; LOKI-SPEC §2.3).
+"""Hand potential: how the board cards to come change who is ahead (Billings et al. 1998 §4.2, Table 2; Papp
+1998 §5.3).
 
 For every subcase (opponent holding, with its weight) and every way to deal the cards to come, the case is
 counted in a 3x3 table T[now][final] (rows: we are ahead, tied, behind now; columns: ahead, tied, behind
-at the end). From it, seed 000 §4.2:
+at the end). From it, Billings et al. 1998 §4.2:
 
     Ppot = (T[B,A] + T[B,T]/2 + T[T,A]/2) / (T[B,S] + T[T,S]/2)
     Npot = (T[A,B] + T[A,T]/2 + T[T,B]/2) / (T[A,S] + T[T,S]/2)
@@ -29,7 +30,8 @@ STATUS_NAMES = ("ahead", "tied", "behind")
 
 @dataclass(frozen=True, eq=False)
 class PotentialTable:
-    """The 3x3 table T[now][final] of seed 000 Table 2 (weighted counts) for some cards to come."""
+    """The 3x3 table T[now][final] of Billings et al. 1998 Table 2 (weighted counts) for some cards to
+    come."""
 
     counts: np.ndarray
     cards_to_come: int
@@ -47,14 +49,16 @@ class PotentialTable:
 
     @property
     def positive_potential(self) -> float:
-        """Ppot in [0, 1]: the chance to pull ahead when behind, ties counted half (seed 000 §4.2)."""
+        """Ppot in [0, 1]: the chance to pull ahead when behind, ties counted half (Billings et al. 1998
+        §4.2)."""
         t, rows = self.counts, self.row_sums
         gained = t[BEHIND, AHEAD] + t[BEHIND, TIED] / 2 + t[TIED, AHEAD] / 2
         return _ratio(gained, rows[BEHIND] + rows[TIED] / 2)
 
     @property
     def negative_potential(self) -> float:
-        """Npot in [0, 1]: the chance to fall behind when ahead, ties counted half (seed 000 §4.2)."""
+        """Npot in [0, 1]: the chance to fall behind when ahead, ties counted half (Billings et al. 1998
+        §4.2)."""
         t, rows = self.counts, self.row_sums
         lost = t[AHEAD, BEHIND] + t[AHEAD, TIED] / 2 + t[TIED, BEHIND] / 2
         return _ratio(lost, rows[AHEAD] + rows[TIED] / 2)
@@ -175,7 +179,7 @@ def hand_potential(hole: CardsLike, board: CardsLike, weights: object = None) ->
     """Hand potential of our `hole` cards on a flop, turn or river `board` against an opponent whose holdings
     are weighted by `weights` (1,326 floats, None for uniform).
 
-    >>> pot = hand_potential("Ad Qc", "3h 4c Jh")  # seed 000 Table 2: rows now ahead/tied/behind
+    >>> pot = hand_potential("Ad Qc", "3h 4c Jh")  # Billings et al. 1998, Table 2: rows now ahead/tied/behind
     >>> pot.two_cards.table()
     [[449005, 3211, 169504], [0, 8370, 540], [91981, 1036, 346543]]
     >>> round(pot.two_cards.positive_potential, 3), round(pot.two_cards.negative_potential, 3)

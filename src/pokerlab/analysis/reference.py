@@ -1,7 +1,8 @@
 """Plain-Python enumeration of hand strength and hand potential: slow and obviously right.
 
 This is the oracle the fast kernels of `pokerlab.analysis.strength` and `pokerlab.analysis.potential` are
-tested against. It follows seed 000 §4.2 word for word: for every opponent holding (weighted as in §4.3),
+tested against. It follows Billings et al. 1998 §4.2 word for word: for every opponent holding (weighted as
+in §4.3),
 and for potential every way the board can be completed, compare our best hand with the opponent's.
 Holdings of weight 0 are skipped, which changes no sum.
 """
@@ -47,7 +48,8 @@ def reference_strength(hole: CardsLike, board: CardsLike, weights: object = None
 def reference_potential(
     hole: CardsLike, board: CardsLike, cards_to_come: int, weights: object = None
 ) -> list[list[float]]:
-    """The 3x3 potential table T[now][final] (rows and columns: ahead, tied, behind) of seed 000 Table 2.
+    """The 3x3 potential table T[now][final] (rows and columns: ahead, tied, behind) of Billings et al. 1998
+    Table 2.
 
     Each (opponent holding, set of `cards_to_come` future board cards) case adds the holding's weight.
     """

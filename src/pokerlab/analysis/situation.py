@@ -1,8 +1,8 @@
 """The known cards of a post-flop decision and the opponent's weight table, checked once.
 
-The kernels enumerate the opponent's *subcases* (LOKI-SPEC terminology: the two-card holdings that share no
+The kernels enumerate the opponent's *subcases* (Papp 1998 §5.2's term: the two-card holdings that share no
 card with ours or the board; 1,081 on the flop, 1,035 on the turn, 990 on the river), each counted with the
-opponent's weight for it (seed 000 §4.3); holdings of weight 0 are skipped.
+opponent's weight for it (Billings et al. 1998 §4.3); holdings of weight 0 are skipped.
 """
 
 from __future__ import annotations

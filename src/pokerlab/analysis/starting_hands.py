@@ -1,4 +1,5 @@
-"""The 169 starting-hand types: 13 pairs ("TT"), 78 suited ("T9s") and 78 offsuit ("T9o") (seed 000 §4.1).
+"""The 169 starting-hand types: 13 pairs ("TT"), 78 suited ("T9s") and 78 offsuit ("T9o") (Billings et al.
+1998 §4.1).
 
 Types are listed in the grid order of Papp's Appendix A read from the top: for each high rank from the ace
 down, the pair, then for each lower rank the suited and the offsuit type. `GRID` lays them out as the
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerlab.analysis.situation import CardsLike
-from pokerlab.cards import RANK_CHARS, make_card, parse_cards
+from pokerlab.cards import RANK_CHARS, format_cards, make_card, parse_cards
 from pokerlab.errors import InvalidCards
 from pokerlab.holdings import HOLDING_CARDS
 
@@ -45,7 +46,7 @@ def hand_type(hole: CardsLike) -> str:
     """The type of two hole cards, e.g. "Ah Kh" -> "AKs", "7c 2d" -> "72o", "Td Tc" -> "TT"."""
     codes = parse_cards(hole)
     if len(codes) != 2:
-        raise InvalidCards(f"a starting hand has 2 cards; got {len(codes)}: {hole!r}")
+        raise InvalidCards(f"a starting hand has 2 cards; got {len(codes)}: {format_cards(codes)!r}")
     (r1, s1), (r2, s2) = divmod(codes[0], 4), divmod(codes[1], 4)
     return _name(max(r1, r2), min(r1, r2), s1 == s2)
 

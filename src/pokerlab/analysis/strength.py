@@ -1,4 +1,5 @@
-"""Hand strength: the (weighted) chance that our hand is the best one now (seed 000 §4.2, LOKI-SPEC §2.1-2.2).
+"""Hand strength: the (weighted) chance that our hand is the best one now (Billings et al. 1998 §4.2; Papp
+1998 §5.2-5.2.1).
 
 Against one opponent we count the subcases we are ahead of, tied with and behind, each with the
 opponent's weight, and HS = (ahead + tied/2) / (ahead + tied + behind). Against n opponents Loki uses
@@ -38,7 +39,8 @@ from pokerlab.holdings import (
 
 @dataclass(frozen=True)
 class HandStrength:
-    """Weighted counts of the opponent's subcases we are ahead of, tied with and behind (seed 000 §4.2).
+    """Weighted counts of the opponent's subcases we are ahead of, tied with and behind (Billings et al. 1998
+    §4.2).
 
     With uniform weights the counts are numbers of holdings (628 / 9 / 444 for A♦Q♣ on 3♥4♣J♥).
     `opponents` is the n of HS_n.
@@ -115,10 +117,10 @@ def hand_strength(
     """Hand strength of our `hole` cards on a flop, turn or river `board` against an opponent whose
     holdings are weighted by `weights` (1,326 floats, None for uniform); HS_n for `opponents` = n.
 
-    >>> hs = hand_strength("Ad Qc", "3h 4c Jh")  # seed 000 §4.2: 628 ahead / 9 tied / 444 behind
+    >>> hs = hand_strength("Ad Qc", "3h 4c Jh")  # Billings et al. 1998 §4.2: 628 ahead / 9 tied / 444 behind
     >>> hs.to_dict()["ahead"], hs.to_dict()["tied"], hs.to_dict()["behind"], round(hs.hand_strength, 3)
     (628, 9, 444, 0.585)
-    >>> round(hand_strength("Ad Qc", "3h 4c Jh", opponents=5).hs_n, 3)  # HS^5 against five (seed 000 §4.2)
+    >>> round(hand_strength("Ad Qc", "3h 4c Jh", opponents=5).hs_n, 3)  # HS^5 (Billings et al. 1998 §4.2)
     0.069
     """
     return strength_of(situation(hole, board, weights), opponents)
@@ -126,14 +128,14 @@ def hand_strength(
 
 def field_hand_strength(hole: CardsLike, board: CardsLike, tables: Sequence[np.ndarray]) -> HandStrength:
     """HS_n against the field array of the active opponents' weight tables, n = their number
-    (LOKI-SPEC §2.2 (b): Loki's method)."""
+    (Papp 1998 §5.2.1, §7.3.1 (b): Loki's method)."""
     hole_codes, board_codes = parse_situation(hole, board)
     return hand_strength(hole_codes, board_codes, field_array(tables, hole_codes + board_codes), len(tables))
 
 
 def product_hand_strength(hole: CardsLike, board: CardsLike, tables: Sequence[np.ndarray]) -> float:
     """HS_n as the product of the hand strengths against each opponent's own weights (Papp eq. 5.4,
-    LOKI-SPEC §2.2 (a)), in [0, 1]."""
+    Papp 1998 §5.2.1, §7.3.1 (a)), in [0, 1]."""
     if len(tables) == 0:
         raise ConfigError("product_hand_strength needs the weight table of at least one opponent")
     return float(np.prod([hand_strength(hole, board, t).hand_strength for t in tables]))

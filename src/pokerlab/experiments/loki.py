@@ -1,9 +1,9 @@
-"""Loki-1's experiments: the ablation of seed 000 Fig 1 and Loki-1 against a field of stereotypes.
+"""Loki-1's experiments: the ablation of Billings et al. 1998 Fig 1 and Loki-1 against a field of stereotypes.
 
 * ``loki-ablation``: ten seats, two copies each of Fig 1's players A-E (`pokerlab.agents.loki1.VARIANTS`),
   a duplicate tournament (every deal replayed ten times, seat = (k * j) mod 11, Papp §8.1). The seed reports
   A best (about +0.08 sb/hand) and E worst (about -0.11).
-* ``loki-vs-styles``: two Loki-1s against two each of seed 004's four stereotypes, duplicate.
+* ``loki-vs-styles``: two Loki-1s against two each of Barone & While 2000's four stereotypes, duplicate.
 
 Results are pooled per player kind (the copies of one variant count together) and written to the results
 folder beside the match's own files: pooled_summary.json and pooled_bankroll.png.
@@ -88,7 +88,8 @@ def loki_ablation(deals: int = 10_000, seed: int = 0, **options) -> PooledResult
 
 
 def loki_vs_styles(deals: int = 2_000, seed: int = 0, **options) -> PooledResult:
-    """Two Loki-1s against two each of the four stereotyped opponents (seed 004 §4.1), duplicate."""
+    """Two Loki-1s against two each of the four stereotyped opponents (Barone & While 2000 §4.1),
+    duplicate."""
     return run_pooled([name for name in STYLES_FIELD for _ in range(2)], deals, seed, **options)
 
 

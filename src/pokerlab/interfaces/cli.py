@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numba
 
@@ -24,6 +26,31 @@ from pokerlab.holdings import load_weights
 
 class _UsageError(Exception):
     pass
+
+
+#: Seeds are integers 0 .. 2**63 - 1 (numpy's seed sequences take any integer >= 0; the income-rate
+#: simulation mixes the seed into 64-bit streams).
+MAX_SEED = 2**63 - 1
+
+
+def _int_in(low: int, high: int, what: str, high_text: str | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer low..high, or one clear line naming the allowed range."""
+    allowed = f"{what} are integers {low} to {high_text or high}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{allowed}; got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{allowed}; got {value}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in some messages
+    return parse
+
+
+_seed = _int_in(0, MAX_SEED, "seeds", "2**63 - 1")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,7 +89,8 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """A short demonstration: rank seeded random hands and famous ones, then assess seed 000's example."""
+    """A short demonstration: rank seeded random hands and famous ones, then assess the example of Billings
+    et al. 1998."""
     import numpy as np
 
     from pokerlab.cards import Deck
@@ -121,6 +149,8 @@ def cmd_preflop_table(args: argparse.Namespace) -> int:
             raise ConfigError("--write needs --games: it writes a newly simulated table")
         table = shipped_table(args.players)
     else:
+        if args.write and not args.force:
+            _check_replaces_shipped(args.players, args.games)
         if args.workers is not None:
             if not 1 <= args.workers <= numba.config.NUMBA_NUM_THREADS:
                 raise ConfigError(f"--workers is 1 to {numba.config.NUMBA_NUM_THREADS}; got {args.workers}")
@@ -140,6 +170,19 @@ def cmd_preflop_table(args: argparse.Namespace) -> int:
     for rank, row in zip(ranks, table.grid(), strict=True):
         print(f"{rank:>3}" + "".join(f"{x:>6}" for x in row))
     return 0
+
+
+def _check_replaces_shipped(players: int, games: int) -> None:
+    """Refuse to replace a shipped table by one simulated with fewer games (unless --force)."""
+    try:
+        shipped = shipped_table(players)
+    except PokerlabError:
+        return  # a missing or unreadable table may always be made again
+    if games < shipped.games:
+        raise ConfigError(
+            f"--games {games:,} is fewer than the {shipped.games:,} games per type of the shipped "
+            f"{players}-player table; --write replaces it only with at least as many (or add --force)"
+        )
 
 
 def _game(args: argparse.Namespace):
@@ -218,22 +261,86 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_history_replay(args: argparse.Namespace) -> int:
-    """Replay PHH hand histories (a .phh or .phhs file, or a folder of them) and print each hand's nets."""
-    from pokerlab.interfaces.phh import read_phh
+    """Replay hand histories and print each hand's nets: a PHH file (.phh, .phhs), a folder of them, or a
+    hand store (hands.sqlite, or a results folder holding one).
 
-    hands = read_phh(args.path)
+    A file that cannot be read, or a hand the rules reject, is reported and the others go on. Exit status:
+    0 when every hand replayed, 1 when some file or hand was bad, 2 when nothing could be read."""
+    from pokerlab.interfaces.phh import ReplayedHand, read_phh, read_store
+
+    path = Path(args.path)
+    if path.suffix == ".sqlite" or (path.is_dir() and (path / "hands.sqlite").is_file()):
+        hands = [ReplayedHand(f"{path.name}#{k}", record, None) for k, record in read_store(path)]
+    else:
+        hands = read_phh(path)
     for hand in hands:
         report = hand.to_json()
         if args.json:
             print(json.dumps(report))
+        elif hand.unreadable:
+            print(f"{hand.name}: unreadable: {hand.error}")
         elif hand.error:
             print(f"{hand.name}: rejected: {hand.error}")
         else:
             print(f"{hand.name}: nets {' '.join(f'{v:+d}' for v in report['nets'])}")
+    bad_files = sum(1 for h in hands if h.unreadable)
+    rejected = sum(1 for h in hands if h.error and not h.unreadable)
+    replayed = len(hands) - bad_files - rejected
     if not args.json:
-        rejected = sum(1 for h in hands if h.error)
-        print(f"{len(hands)} hands, {rejected} rejected")
+        print(
+            f"{replayed + rejected} hands, {rejected} rejected"
+            + (f"; {bad_files} file(s) could not be read" if bad_files else ""),
+        )
+    if not hands or (bad_files and not replayed + rejected):
+        print("pokerlab: error: no hand could be read", file=sys.stderr)
+        return 2
+    return 1 if bad_files or rejected else 0
+
+
+def cmd_history_export(args: argparse.Namespace) -> int:
+    """Write the hands of a hand store (a results folder or its hands.sqlite) as one PHH file (.phhs)."""
+    from pokerlab.interfaces.phh import read_store, to_phhs
+
+    out = Path(args.out)
+    if out.suffix != ".phhs":
+        raise ConfigError(f"--out {out}: a file of several PHH hands ends in .phhs")
+    if out.exists() and not args.force:
+        raise ConfigError(f"--out {out} exists; add --force to replace it")
+    hands = read_store(args.source)
+    text = to_phhs([r for _, r in hands], [k for k, _ in hands])
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot write --out {out}: {exc.strerror or exc}") from None
+    print(f"wrote {len(hands)} hands to {out}", file=sys.stderr)
     return 0
+
+
+def cmd_history_show(args: argparse.Namespace) -> int:
+    """Print the hands of a PHH file (or folder, or hand store) as a person reads them: seats, actions, the
+    board by round, the showdown and who won what."""
+    from pokerlab.interfaces.phh import read_phh, read_store
+    from pokerlab.interfaces.show import describe_hand
+
+    path = Path(args.path)
+    if path.suffix == ".sqlite" or (path.is_dir() and (path / "hands.sqlite").is_file()):
+        hands = [(f"{path.name}#{k}", record, None) for k, record in read_store(path)]
+    else:
+        hands = [(h.name, h.record, h.error) for h in read_phh(path)]
+    bad = 0
+    for i, (name, record, error) in enumerate(hands):
+        if i:
+            print()
+        if record is None:
+            bad += 1
+            print(f"{name}: cannot be shown: {error}")
+        else:
+            print(f"Hand {name}")
+            print(describe_hand(record))
+    if hands and bad == len(hands):
+        print("pokerlab: error: no hand could be read", file=sys.stderr)
+        return 2
+    return 1 if bad else 0
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
@@ -255,7 +362,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
     p.add_argument("--small-bet", type=int, default=10, help="small bet in chips (default 10)")
     p.add_argument("--stack", type=int, default=None, help="real stacks in chips (default unlimited)")
     p.add_argument("--no-cap-heads-up", action="store_true", help="no raise cap while two players remain")
@@ -273,7 +380,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyze", help="hand strength, potential and EHS", description=cmd_analyze.__doc__)
     p.add_argument("hole", help='our two hole cards, e.g. "Ad Qc"')
     p.add_argument("board", help='the flop, turn or river, e.g. "3h 4c Jh"')
-    p.add_argument("--opponents", type=int, default=1, help="active opponents n of HS_n (default 1)")
+    p.add_argument(
+        "--opponents",
+        type=_int_in(1, 9, "opponents"),
+        default=1,
+        help="active opponents n of HS_n, 1 to 9 (default 1)",
+    )
     p.add_argument(
         "--weights",
         metavar="FILE",
@@ -287,15 +399,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--players", type=int, required=True, help="players at the table, 2 to 10")
     p.add_argument("--games", type=int, help="simulate this many games per type (the paper: 1000000)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    p.add_argument(
+        "--seed", type=_seed, default=DEFAULT_SEED, help=f"random seed, integer >= 0 (default {DEFAULT_SEED})"
+    )
     p.add_argument("--workers", type=int, help="threads to simulate on (default: every core)")
     p.add_argument("--write", action="store_true", help="store the simulated table as the shipped one")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="with --write: replace the shipped table even with fewer games per type than it has",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=cmd_preflop_table)
 
     p = sub.add_parser("demo", help="a short demonstration", description=cmd_demo.__doc__)
-    p.add_argument("--hands", type=int, default=5, help="random hands to deal (default 5)")
-    p.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    p.add_argument(
+        "--hands", type=_int_in(0, 1000, "hands"), default=5, help="random hands to deal, 0-1000 (default 5)"
+    )
+    p.add_argument("--seed", type=_seed, default=2026, help="random seed, an integer >= 0 (default 2026)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("match", help="play a match between agents", description=cmd_match.__doc__)
@@ -363,7 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="duplicate deals (default: 10000 for the ablation, 2000 against the styles)",
     )
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
     p.add_argument("--out", default=None, help="results folder")
     p.add_argument("--json", action="store_true", help="print the pooled results as one JSON object")
@@ -372,9 +493,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("history", help="hand histories", description="Work with hand histories.")
     hist = p.add_subparsers(dest="history_command", required=True, parser_class=_Parser)
     p = hist.add_parser("replay", help="replay PHH files", description=cmd_history_replay.__doc__)
-    p.add_argument("path", help="a .phh or .phhs file, or a folder of them")
+    p.add_argument("path", help="a .phh or .phhs file, a folder of them, hands.sqlite or a results folder")
     p.add_argument("--json", action="store_true", help='one JSON line per hand: {"hand", "nets", "error"}')
     p.set_defaults(func=cmd_history_replay)
+    p = hist.add_parser("export", help="write a hand store as PHH", description=cmd_history_export.__doc__)
+    p.add_argument("source", help="a results folder or its hands.sqlite")
+    p.add_argument("--out", required=True, help="the PHH file to write (.phhs)")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.set_defaults(func=cmd_history_export)
+    p = hist.add_parser(
+        "show", help="print hands as a person reads them", description=cmd_history_show.__doc__
+    )
+    p.add_argument("path", help="a .phh or .phhs file, a folder of them, hands.sqlite or a results folder")
+    p.set_defaults(func=cmd_history_show)
     return parser
 
 
@@ -383,7 +514,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         func: Callable[[argparse.Namespace], int] = args.func
-        return func(args)
+        status = func(args)
+        sys.stdout.flush()  # a closed pipe shows up here, inside the try, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        # the reader went away (`pokerlab ... | head -1`): stop quietly, and keep Python's exit-time flush
+        # from failing again on the same pipe
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except (PokerlabError, _UsageError) as exc:
         print(f"pokerlab: error: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""Per-opponent action frequencies and the thresholds they imply (Papp ch. 7; LOKI-SPEC §4.1-4.2).
+"""Per-opponent action frequencies and the thresholds they imply (Papp 1998 §7.1).
 
 An opponent's actions are counted per context: betting round (pre-flop, flop, turn, river) times bets
 to call (0, 1, 2 or more), twelve categories in all. Sparse categories are mixed with defaults, and a
@@ -41,7 +41,7 @@ class ActionFrequencies:
         """f''[round, bets]: observed frequencies, mixed with a fallback until FULL_TRUST observations.
 
         The fallback is d' pre-flop and this player's own f'' of the previous round later
-        (LOKI-SPEC §4.1, our reconstruction of Papp eqs. 7.3-7.4).
+        (Papp 1998 §7.1.1, our reconstruction of Papp eqs. 7.3-7.4).
         """
         b = bet_bucket(bets_to_call)
         fallback = DEFAULT_FREQUENCIES[b] if round_index == 0 else self.mixed(round_index - 1, b)
@@ -55,7 +55,7 @@ class ActionFrequencies:
 
 
 def threshold_percentile(frequencies: np.ndarray, action: int, bets_to_call: int) -> float | None:
-    """μ as a percentile in [0, 1] of the hands an observed action seems to need (LOKI-SPEC §4.2).
+    """μ as a percentile in [0, 1] of the hands an observed action seems to need (Papp 1998 §7.1.2).
 
     Loki-1 tells only folding from playing: a call or raise facing a bet needs a hand better than the
     fraction that folds (μ = f''(fold)); a bet when nothing is to call needs μ = 1 - f''(bet). A check

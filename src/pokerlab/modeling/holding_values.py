@@ -1,5 +1,5 @@
 """The hand value of every holding that re-weighting compares with a threshold (Papp §7.2.2-7.2.3;
-LOKI-SPEC §4.4-4.5), computed once per board and shared by every observer in the process.
+Papp 1998 §7.2.2-7.2.3), computed once per board and shared by every observer in the process.
 
 Pre-flop the value is the holding's IR7 income rate; after the flop it is EHS' = HS_1 + (1 - HS_1) PPOT_c
 against a uniform opponent, with the crude potential PPOT_c.

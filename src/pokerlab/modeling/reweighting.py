@@ -1,4 +1,4 @@
-"""Re-weighting an opponent's weight table after an action (Papp §7.2.1; LOKI-SPEC §4.3).
+"""Re-weighting an opponent's weight table after an action (Papp 1998 §7.2.1).
 
 The observed action is taken to need a hand value at least a threshold with mean μ and spread σ.
 Holdings well below lose nearly all their weight, holdings well above keep it, with a linear ramp
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-#: No holding that is still possible drops below this weight (LOKI-SPEC §4.3).
+#: No holding that is still possible drops below this weight (Papp 1998 §7.2.1).
 MIN_WEIGHT = 0.01
 
 
@@ -33,6 +33,6 @@ def reweight(
 
 
 def percentile_value(sorted_values: np.ndarray, percentile: float) -> float:
-    """The value at a percentile in [0, 1] of an ascending array (nearest point; LOKI-SPEC §4.4)."""
+    """The value at a percentile in [0, 1] of an ascending array (nearest point; Papp 1998 §7.2.2)."""
     i = int(round(percentile * (len(sorted_values) - 1)))
     return float(sorted_values[min(max(i, 0), len(sorted_values) - 1)])
