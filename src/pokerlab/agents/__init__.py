@@ -1,6 +1,6 @@
 """Every player: the Agent protocol, simple baselines, a person at the terminal, and the registry by name.
 
-Agents never import the arena or interfaces (GUIDE.md); they see hands only through the engine's views.
+Agents never import the arena or interfaces; they see hands only through the engine's views.
 """
 
 from pokerlab.agents.base import Agent, Decision

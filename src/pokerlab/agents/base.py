@@ -1,4 +1,4 @@
-"""The Agent protocol, version 2: how any player, program or person, takes part in hands (GUIDE.md, "agents").
+"""The Agent protocol, version 2: how any player, program or person, takes part in hands.
 
 An agent lives for a **session**, a run of hands in which it keeps what it learns (opponent models, network
 weights). The table calls, in order:

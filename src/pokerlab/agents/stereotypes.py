@@ -1,4 +1,4 @@
-"""The four stereotyped opponents of Barone & While (seed 004 §4.1): loose or tight hand selection by income
+"""The four stereotyped opponents of Barone & While 2000 §4.1: loose or tight hand selection by income
 rate, passive or aggressive betting by hand strength.
 
 * loose-passive: over-values its hands, but rarely raises, fearing large pots;
@@ -9,7 +9,7 @@ rate, passive or aggressive betting by hand strength.
 Pre-flop a style enters with the hands whose income rate (the shipped table for the number of players
 dealt) lies in its top fraction of the 1,326 holdings and raises with a smaller top fraction; after the flop
 it calls from one HS_n (uniform opponents) and bets or raises from another. The fractions and strengths are
-[OUR CHOICE]; seed 004 gives only the words. None of them folds when checking is free.
+[OUR CHOICE]; Barone & While 2000 give only the words. None of them folds when checking is free.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def income_rate_quantile(players: int, top_fraction: float) -> float:
 
 
 class StereotypeAgent(Agent):
-    """A fixed-style player (seed 004 §4.1); ``StereotypeAgent("tight-aggressive")``."""
+    """A fixed-style player (Barone & While 2000 §4.1); ``StereotypeAgent("tight-aggressive")``."""
 
     def __init__(self, style: str) -> None:
         super().__init__()

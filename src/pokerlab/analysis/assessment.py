@@ -67,7 +67,7 @@ def assess(
     """Assess our `hole` cards on a flop, turn or river `board` against `opponents` opponents weighted by
     `weights` (one table, e.g. the field array; None for uniform).
 
-    >>> a = assess("Ad Qc", "3h 4c Jh", opponents=3)  # EHS = HS_n + (1 - HS_n) Ppot (seed 000 §4.4)
+    >>> a = assess("Ad Qc", "3h 4c Jh", opponents=3)  # EHS (Billings et al. 1998 §4.4)
     >>> round(a.strength.hs_n, 3), round(a.ehs, 3), round(a.ehs_optimistic, 3)
     (0.2, 0.312, 0.367)
     """

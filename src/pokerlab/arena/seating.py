@@ -1,6 +1,6 @@
 """Who sits where: button rotation for ordinary matches, seat permutations for duplicate deals.
 
-Duplicate (Papp 1998, ch. 8; LOKI-SPEC §7.1): each deal is replayed once per player with the players
+Duplicate (Papp 1998, ch. 8; Papp 1998 ch. 8): each deal is replayed once per player with the players
 permuted, so that every player holds every position's cards once. For n players with n + 1 prime (2, 4, 6,
 10 players) we use Loki's scheme seat(k, j) = (k * j) mod (n + 1), k, j = 1..n, which also seats every
 player behind every other exactly once; for other n, a rotation.

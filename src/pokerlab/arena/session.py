@@ -1,4 +1,4 @@
-"""Sessions: runs of hands in which every agent keeps its memory (GUIDE.md, "agents").
+"""Sessions: runs of hands in which every agent keeps its memory.
 
 A session seats fresh agents (copies of the match's agents), seeds each from the seed sequence
 (seed, 1, session, seat) and plays its deals in order, the agents learning as they go. The cards of deal

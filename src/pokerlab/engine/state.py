@@ -1,4 +1,4 @@
-"""One hand of fixed-limit Texas hold'em as a small, fast state machine (GUIDE.md, "The game").
+"""One hand of fixed-limit Texas hold'em as a small, fast state machine.
 
 Players are indexed by **position**: position 0 sits first left of the button and position n-1 is the
 button (the order of PokerKit's PHH players p1..pN). With three or more players position 0 posts the small
@@ -84,7 +84,7 @@ def betting_string(actions, round_index: int) -> str:
 
 def blind_positions(players: int) -> tuple[int, int]:
     """(small blind, big blind) positions: 0 and 1, but heads-up the button (position 1) posts the small
-    blind (GUIDE.md, "The game")."""
+    blind."""
     return (1, 0) if players == 2 else (0, 1)
 
 

@@ -1,4 +1,4 @@
-"""What one position may know of a hand: the views the engine hands to agents (GUIDE.md, "agents").
+"""What one position may know of a hand: the views the engine hands to agents.
 
 * `HandStart`: the position's own seat, hole cards and who sits where, when a hand begins;
 * `SeatView`: everything public plus the own hole cards, when the position must act;

@@ -1,4 +1,5 @@
-"""Loki-1 (seed 000 §4, LOKI-SPEC §1-4): pre-flop expert system, post-flop rules, opponent modelling."""
+"""Loki-1 (Billings et al. 1998 §4, Papp 1998 ch. 5-7): pre-flop expert system, post-flop rules,
+opponent modelling."""
 
 from pokerlab.agents.loki1.agent import Loki1Agent
 from pokerlab.agents.loki1.config import VARIANTS, Loki1Config, basic_player

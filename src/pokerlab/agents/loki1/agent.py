@@ -1,4 +1,4 @@
-"""Loki-1 (Billings, Papp, Schaeffer, Szafron 1998; seed 000 §4; LOKI-SPEC §1-4) as an agent.
+"""Loki-1 (Billings, Papp, Schaeffer, Szafron 1998; Billings et al. 1998 §4; Papp 1998 ch. 5-7) as an agent.
 
 Pre-flop it plays the expert system of `preflop`; after the flop it assesses its hand against the field
 array of its opponents' weight tables and applies the priority rules of `postflop`. Every opponent action
@@ -111,7 +111,7 @@ class Loki1Agent(Agent):
         )
 
     def _choose_strategy(self, view: SeatView, hand: HandFollower):
-        """Pick the pre-flop strategy at Loki's first pre-flop decision (LOKI-SPEC §1.2-1.3)."""
+        """Pick the pre-flop strategy at Loki's first pre-flop decision (Papp 1998 §6.1, App. B)."""
         config, me = self.config, view.position
         kind = hand_type(view.hole)
         if config.preflop == "simple":

@@ -1,6 +1,7 @@
-"""Every constant of Loki-1 in one frozen configuration, and the named variants of seed 000's Fig 1.
+"""Every constant of Loki-1 in one frozen configuration, and the named variants of Billings et al.
+1998's Fig 1.
 
-Defaults follow LOKI-SPEC: values tagged [SRC] there are the source's, the rest are its [OUR CHOICE]
+Defaults are the source's (Papp 1998) where it gives them; the rest are ours, tagged [OUR CHOICE]
 decisions, each a field here so that an experiment can change it.
 """
 
@@ -18,18 +19,18 @@ class Loki1Config:
     """Loki-1's switches and constants.
 
     * ``tightness``: pre-flop table B.1 column; Loki's default is loose (Papp App. B).
-    * ``preflop``: "advanced" (income rate by expected players and position, LOKI-SPEC §1.2-1.3) or
+    * ``preflop``: "advanced" (income rate by expected players and position, Papp 1998 §6.1, App. B) or
       "simple" [OUR CHOICE for Fig 1's player C]: the IR7 thresholds of the dealer seat, whatever the
       number of players and the position.
-    * ``weighting``: re-weight opponents' tables after their actions (LOKI-SPEC §4); without it every
+    * ``weighting``: re-weight opponents' tables after their actions (Papp 1998 ch. 7); without it every
       subcase counts the same (Fig 1's player B).
     * ``potential``: use hand potential in EHS', semi-bluffs and pot odds (Fig 1's player D lacks it).
     * ``modelling``: "specific" (each opponent's own action frequencies, mixed with Papp's Table B.2 until
-      20 observations, LOKI-SPEC §4.1) or "generic" (every opponent acts like Table B.2). Papp found no
+      20 observations, Papp 1998 ch. 7) or "generic" (every opponent acts like Table B.2). Papp found no
       significant difference in self-play; we default to specific, the complete Loki-1, because generic
       modelling only breaks even against an always-raising maniac heads-up (+0.11 sb/hand, CI
       [-0.07, 0.29], 1,500 duplicate deals, seed 7) where specific modelling wins +0.92 [0.71, 1.13].
-    * ``flop_lookahead``: 2 (EHS' on the flop with the two-card Ppot, LOKI-SPEC §2.3) or 1.
+    * ``flop_lookahead``: 2 (EHS' on the flop with the two-card Ppot, Billings et al. 1998 §4.4) or 1.
     * ``preflop_rules`` and ``rules``: the pre-flop table B.1 and small-blind thresholds, and the post-flop
       rule constants (deception included).
     """
@@ -42,7 +43,7 @@ class Loki1Config:
     flop_lookahead: int = 2
     probability_play: float = 0.6  # Papp App. B
     preflop_sigma: float = 330.0  # Papp §7.2.2, IR x 1000
-    postflop_sigma: float = 0.2  # [OUR CHOICE] LOKI-SPEC §4.5
+    postflop_sigma: float = 0.2  # [OUR CHOICE] Papp 1998 ch. 7
     no_reweight_percentile: float = 0.05  # Papp §7.2.2: no re-weighting below the 5th percentile
     preflop_rules: PreflopRules = field(default_factory=PreflopRules)
     rules: PostflopRules = field(default_factory=PostflopRules)
@@ -65,7 +66,7 @@ class Loki1Config:
                 raise ConfigError(f"Loki1Config.{name} must be >= 0, got {getattr(self, name)!r}")
 
 
-#: The five players of seed 000 Fig 1 (Papp's ablation): A full, B without weighting of subcases,
+#: The five players of Billings et al. 1998, Fig 1 (Papp's ablation): A full, B without weighting of subcases,
 #: C with simple pre-flop selection, D without hand potential, E without all three.
 VARIANTS: dict[str, Loki1Config] = {
     "loki1": Loki1Config(),
@@ -78,5 +79,5 @@ VARIANTS: dict[str, Loki1Config] = {
 
 
 def basic_player(tightness: str) -> Loki1Config:
-    """Papp's basic non-modelling players BPL / BPM / BPT (LOKI-SPEC §7.1): Loki-1 without re-weighting."""
+    """Papp's basic non-modelling players BPL / BPM / BPT (Papp 1998 ch. 8): Loki-1 without re-weighting."""
     return replace(Loki1Config(), tightness=tightness, weighting=False)

@@ -1,5 +1,5 @@
 """What one Loki-1 player follows of a hand: the bets each player faced, and a weight table per opponent
-re-weighted after that opponent's actions (Papp ch. 7; LOKI-SPEC §4.1-4.6).
+re-weighted after that opponent's actions (Papp ch. 7; Papp 1998 ch. 7).
 
 Everything comes from the `ActionRecord`s of the player's own views: the engine says what each action
 faced (``to_call``) and how many bets the round holds (``raises``), so no betting rule is re-derived here
@@ -59,7 +59,7 @@ class HandFollower:
         """Reset what is counted per round; save the tables the round's re-weighting starts from."""
         self.round = round_index
         self.acted = [False] * self.players  # acted this round
-        self.saved = self.weights.copy()  # the tables at the start of the round (LOKI-SPEC §4.6)
+        self.saved = self.weights.copy()  # the tables at the start of the round (Papp 1998 ch. 7)
         self.threshold[:] = -np.inf  # the highest threshold applied this round, per opponent
         self.called_bet = False  # we called a bet this round
 
@@ -144,7 +144,8 @@ class HandFollower:
         return [p for p in range(self.players) if p != self.me and not self.folded[p]]
 
     def field(self, dead: list[int]) -> np.ndarray | None:
-        """The field array of the active opponents (LOKI-SPEC §2.2), or None (uniform) without weighting."""
+        """The field array of the active opponents (Papp 1998 §5.2.1, §7.3.1), or None (uniform) without
+        weighting."""
         if not self.config.weighting:
             return None
         return field_array([self.weights[p] for p in self.opponents()], dead)

@@ -1,7 +1,8 @@
-"""Loki-1's post-flop betting rules, in priority order (Papp §6.2-6.7; LOKI-SPEC §3).
+"""Loki-1's post-flop betting rules, in priority order (Papp §6.2-6.7; Papp 1998 ch. 6).
 
 Aggressive options are tried first and passive calling options last; the first rule that bets, raises
-or calls decides. All thresholds are on the optimistic effective hand strength EHS' (LOKI-SPEC §2.4).
+or calls decides. All thresholds are on the optimistic effective hand strength EHS' (Billings et al.
+1998 §4.4).
 One rule is ours [OUR CHOICE]: with HS_n >= 0.98 (a near-certain winner) Loki raises until the betting
 is capped, like the pre-flop Make4, where Papp's Make2 would stop raising at two bets.
 """
@@ -18,7 +19,7 @@ from pokerlab.engine import RIVER
 
 @dataclass(frozen=True)
 class PostflopRules:
-    """The constants of the post-flop rules; defaults from Papp App. B or LOKI-SPEC [OUR CHOICE]."""
+    """The constants of the post-flop rules; defaults from Papp 1998 App. B, or ours [OUR CHOICE]."""
 
     make4: float = 0.98  # [OUR CHOICE] a near-certain winner raises until capped, as Make4 does pre-flop
     make2: float = 0.85  # Papp App. B
@@ -63,7 +64,7 @@ def semi_bluff_odds(bet: float, pot: float) -> float:
 
 
 def showdown_odds(s: PostflopSituation) -> float:
-    """EHS needed to call to the showdown, one bet a later street each way [OUR CHOICE, LOKI-SPEC §3.6]."""
+    """EHS needed to call to the showdown, one bet a later street each way [OUR CHOICE, Papp 1998 §6.6]."""
     later = 3 - s.round_index
     invest = s.to_call + later * s.later_bet_size
     final_pot = s.pot + s.to_call + (s.opponents_active + 1) * later * s.later_bet_size

@@ -1,4 +1,4 @@
-"""Loki's pre-flop expert system (Papp §6.1, App. B; Peña node21; LOKI-SPEC §1.2-1.3).
+"""Loki's pre-flop expert system (Papp §6.1, App. B; Peña node21; Papp 1998 §6.1, App. B).
 
 When Loki first acts pre-flop it picks one betting strategy from its hand's income rate, the expected
 number of players and its position, and keeps that strategy for the rest of the round.
@@ -12,7 +12,7 @@ from enum import IntEnum
 
 
 class PreflopStrategy(IntEnum):
-    """Pre-flop strategies, least aggressive first (LOKI-SPEC §1.3)."""
+    """Pre-flop strategies, least aggressive first (Papp 1998 §6.1, App. B)."""
 
     MAKE0 = 0  # check if free, otherwise fold
     CALL1 = 1  # check/call; fold to 2+ bets unless money is already in voluntarily
@@ -27,7 +27,7 @@ GROUPS = (2, 4, 7)
 TIGHTNESS = ("tight", "moderate", "loose")
 
 #: Table B.1 [base, increment] (IR x 1000) per (group, tightness) for MAKE1, MAKE2, MAKE4.
-#: Only the 3-4 player moderate bases and tight MAKE2 are the source's; the rest is LOKI-SPEC §1.3's
+#: Only the 3-4 player moderate bases and tight MAKE2 are the source's; the rest is Papp 1998 §6.1, App. B's
 #: provisional table, chosen to select the same fractions of hands in IR2 and IR7.
 THRESHOLDS: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] = {
     (2, "tight"): {
@@ -81,8 +81,8 @@ THRESHOLDS: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] 
 @dataclass(frozen=True)
 class PreflopRules:
     """The pre-flop constants: Table B.1 (``thresholds``) and the small blind's fixed thresholds for CALL1
-    ("call half a bet") and CALL2 ("call 1.5 bets") [OUR CHOICE, LOKI-SPEC §1.3], consulted after the MAKE
-    thresholds. IR x 1000."""
+    ("call half a bet") and CALL2 ("call 1.5 bets") [OUR CHOICE, after Papp 1998 §6.1, App. B], consulted
+    after the MAKE thresholds. IR x 1000."""
 
     thresholds: Mapping[tuple[int, str], Mapping[PreflopStrategy, tuple[int, int]]] = field(
         default_factory=lambda: THRESHOLDS
@@ -94,7 +94,7 @@ class PreflopRules:
 def expected_players(voluntarily_in: int, still_to_act: int, probability_play: float = 0.6) -> float:
     """Players expected to see the flop: those in voluntarily, Loki, and 60 % of those yet to act.
 
-    [OUR CHOICE, LOKI-SPEC §1.2] with Papp's probability_play = 0.6.
+    [OUR CHOICE, Papp 1998 §6.1, App. B] with Papp's probability_play = 0.6.
     """
     return voluntarily_in + 1 + probability_play * still_to_act
 
@@ -106,7 +106,7 @@ def player_group(expected: float) -> int:
 
 
 def preflop_position(seats_left_of_button: int, num_inpot: int) -> int:
-    """Players still to act before the small blind's turn comes again (Papp §6.1, LOKI-SPEC §1.3).
+    """Players still to act before the small blind's turn comes again (Papp §6.1, Papp 1998 §6.1, App. B).
 
     seats_left_of_button counts only players still in the pot: small blind 1, big blind 2, ..., the
     button num_inpot. The button gets 0, the small blind num_inpot - 1, the big blind num_inpot - 2.
