@@ -142,6 +142,17 @@ class Table:
                 choice = self.players[j].act(view, self.action_timeout)
             except (AgentFailure, Timeout, Disconnected) as exc:
                 choice = self._failed(j, view, exc)
+        action, probabilities, info = self._checked(j, view, choice)
+        if self.log_decisions:
+            self.decisions.append(DecisionLog(j, len(state.actions), action, probabilities, info))
+        state.act(action)
+        if self.hand_observers:
+            record = state.actions[-1]
+            for k in self.hand_observers:
+                self._tell(k, "observe", record)
+
+    def _checked(self, j: int, view, choice) -> tuple[int, tuple | None, dict | None]:
+        """(action, probabilities, info) of what an agent answered, the action legal (see the module doc)."""
         if type(choice) is int:
             action, probabilities, info = choice, None, None
         elif isinstance(choice, tuple):  # a Decision (a plain tuple from an isolated agent)
@@ -155,13 +166,7 @@ class Table:
             bad, action = action, CALL if view.to_call == 0 else FOLD
             probabilities = info = None
             self._fault(j, f"answered {bad!r}, not one of {legal}", action)
-        if self.log_decisions:
-            self.decisions.append(DecisionLog(j, len(state.actions), action, probabilities, info))
-        state.act(action)
-        if self.hand_observers:
-            record = state.actions[-1]
-            for k in self.hand_observers:
-                self._tell(k, "observe", record)
+        return action, probabilities, info
 
     def _failed(self, j: int, view, exc: Exception) -> int:
         """Check or fold for a player that failed to answer, and count the fault."""
@@ -187,9 +192,26 @@ class Table:
     def play_hand(self, state: HandState, seats: Sequence[int]) -> HandState:
         """Play `state` to its end with ``seats[position]`` acting at each position."""
         self.start_hand(state, seats)
-        step = self.step
+        seats = self.seats
+        direct = self.direct
+        if self.hand_observers or self.log_decisions or None in [direct[j] for j in seats]:
+            step = self.step
+            while state.actor >= 0:
+                step()
+            return self.finish_hand()
+        # the research fast path: local agents asked directly, no deadline, nobody listening in
+        configs = self.seat_configs
         while state.actor >= 0:
-            step()
+            p = state.actor
+            j = seats[p]
+            view = seat_view(state, p, seats, configs[j])
+            try:
+                choice = direct[j](view)
+            except Exception as exc:  # noqa: BLE001 - any failure of the agent's own code
+                choice = self._failed(j, view, AgentFailure(repr(exc)))
+            if type(choice) is not int or choice not in view.legal_actions:
+                choice = self._checked(j, view, choice)[0]
+            state.act(choice)
         return self.finish_hand()
 
     def close(self) -> None:

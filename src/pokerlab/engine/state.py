@@ -39,11 +39,13 @@ ROUND_NAMES = ("pre-flop", "flop", "turn", "river", "showdown")
 UNKNOWN = -1
 
 _ACTIVE, _FOLDED, _ALL_IN = 0, 1, 2
+#: The status of a position that folded (`HandState.status`).
+FOLDED = _FOLDED
 _CHECK_OR_FOLD = (FOLD, CALL)
 _CHECK = (CALL,)
 _ALL_ACTIONS = (FOLD, CALL, RAISE)
-#: Cap count standing for "no cap" (`GameConfig.max_bets` without a cap).
-_NO_CAP = 1 << 30
+#: Cap counts at or above this stand for "no cap" (`GameConfig.max_bets` is 2**30 without a cap).
+UNCAPPED = 1 << 29
 
 
 class ActionRecord(NamedTuple):
@@ -131,6 +133,8 @@ class HandState:
         "_folds",
         "blinds",
         "starting_stacks",
+        "pot",
+        "board_seen",
     )
 
     def __init__(
@@ -177,6 +181,8 @@ class HandState:
         self.bets_made = 1 if config.blind_counts_as_bet else 0
         small, big = blind_positions(n)
         self.starting_stacks = tuple(stacks)
+        self.pot = 0  # chips in the pot, this round's bets included (kept by `_post`)
+        self.board_seen: tuple[int, ...] = ()  # the board cards dealt so far (kept by `_next_round`)
         self._post(small, config.small_blind)
         self._post(big, config.big_blind)
         bets = self.bets
@@ -210,12 +216,14 @@ class HandState:
         self.stacks[p] = stack - amount
         self.bets[p] += amount
         self.committed[p] += amount
+        self.pot += amount
 
     def _next_round(self) -> None:
         """Close the round's betting and open the next, dealing on while fewer than two players can bet;
         settle the hand after the river."""
         while True:
             self.round += 1
+            self.board_seen = tuple(self.runout[: BOARD_SIZE[self.round]])
             if self.round == SHOWDOWN:
                 self._showdown()
                 return
@@ -268,7 +276,7 @@ class HandState:
         made = self.bets_made
         config = self.config
         left = config.max_bets - made
-        if left > _NO_CAP // 2 or (config.no_cap_heads_up and self.in_hand == 2):
+        if left > UNCAPPED or (config.no_cap_heads_up and self.in_hand == 2):
             left = None
         if action == FOLD and (owed > 0 or self.active != bit):
             self._folds = None
@@ -323,7 +331,7 @@ class HandState:
         while self.status[winner] == _FOLDED:
             winner += 1
         self.winnings = [0] * self.n
-        self.winnings[winner] = sum(self.committed)
+        self.winnings[winner] = self.pot
 
     def _showdown(self) -> None:
         """Rank the hands still in and settle the main pot and each side pot."""
@@ -373,6 +381,8 @@ class HandState:
         new._folds = self._folds
         new.blinds = self.blinds
         new.starting_stacks = self.starting_stacks
+        new.pot = self.pot
+        new.board_seen = self.board_seen
         return new
 
     @property
@@ -384,11 +394,6 @@ class HandState:
     def board(self) -> list[int]:
         """The board cards dealt so far (none beyond the round where everyone else folded)."""
         return self.runout[: BOARD_SIZE[self.round]]
-
-    @property
-    def pot(self) -> int:
-        """Chips in the pot, this round's bets included."""
-        return sum(self.committed)
 
     def to_call(self, p: int | None = None) -> int:
         """Chips position p (default: the player to act) must add to call (0: checking is free)."""

@@ -19,7 +19,15 @@ import copy
 from typing import NamedTuple
 
 from pokerlab.engine.config import GameConfig
-from pokerlab.engine.state import BOARD_SIZE, FOLD, RAISE, ActionRecord, HandState, betting_string
+from pokerlab.engine.state import (
+    FOLD,
+    FOLDED,
+    RAISE,
+    UNCAPPED,
+    ActionRecord,
+    HandState,
+    betting_string,
+)
 from pokerlab.errors import InvalidCards
 
 _new = tuple.__new__
@@ -152,15 +160,12 @@ def seat_view(
     positions), `config` the copy of the game handed out (default: a new copy)."""
     holes = state.holes
     game = state.config
+    owed = state.max_bet - state.bets[position]
     stack = state.stacks[position]
-    to_call = state.max_bet - state.bets[position]
-    if to_call > stack:
-        to_call = stack
-    if state.folded(position):
-        to_call = 0
+    to_call = 0 if state.status[position] == FOLDED else owed if owed < stack else stack
     made = state.bets_made
     left = game.max_bets - made
-    if left > 1 << 29 or (game.no_cap_heads_up and state.in_hand == 2):
+    if left > UNCAPPED or (game.no_cap_heads_up and state.in_hand == 2):
         left = None
     return _new(
         SeatView,
@@ -169,10 +174,10 @@ def seat_view(
             position,
             state.n,
             (holes[2 * position], holes[2 * position + 1]),
-            tuple(state.runout[: BOARD_SIZE[state.round]]),
+            state.board_seen,
             state.round,
             state.actions,
-            sum(state.committed),
+            state.pot,
             to_call,
             state.legal_actions() if position == state.actor else (),
             made,
