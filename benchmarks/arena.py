@@ -1,8 +1,10 @@
 """Hands per second of whole matches of random players: `pokerlab.play_match` beside RLCard's environment.
 
-Ours: ``play_match(["random"] * n, hands=N, seed=S)`` in one process (one core), at 10 seats and heads-up,
-then the same with ``out=<a temporary folder>`` (every hand written to the results folder: per-hand
-results, the SQLite hand store, summary and bankroll plot), and what writing costs on top. RLCard: its
+Ours: ``play_match(["random"] * n, hands=N, seed=S)`` in one process (one core), at 10 seats and heads-up;
+the same with ``out=<a temporary folder>`` (every hand written to the results folder: per-hand results
+and the SQLite hand store, then summary and bankroll plot once at the end), and what writing costs on top,
+per hand (the hands alone) and in all (with the one-off summary and plot); the same with
+``isolate=True`` (every agent in its own process, sent pickled views), and what isolation costs. RLCard: its
 ``limit-holdem`` environment with ``game_num_players`` n and its `RandomAgent` in every seat, playing whole
 hands through ``env.run(is_training=False)`` (what RL users call: encoded observations and trajectories
 for every seat). Each figure is the best of ``--repeats`` runs after a short warm-up (numba compilation,
@@ -20,15 +22,31 @@ from pathlib import Path
 import numpy as np
 
 import pokerlab
+from pokerlab.arena.output import ResultsWriter
 
 
-def ours(n: int, hands: int, seed: int, write: bool = False) -> float:
-    """Hands/s of `play_match` with n random agents, optionally writing the results folder."""
+def ours(n: int, hands: int, seed: int, write: bool = False, isolate: bool = False, finish=None) -> float:
+    """Hands/s of `play_match` with n random agents, optionally writing the results folder or isolating
+    the agents; `finish` collects the seconds the one-off summary and plot took."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "match" if write else None
-        start = time.perf_counter()
-        result = pokerlab.play_match(["random"] * n, hands=hands, seed=seed, out=out)
-        elapsed = time.perf_counter() - start
+        writer_finish = ResultsWriter.finish
+        spent = []
+
+        def timed_finish(self, result):
+            began = time.perf_counter()
+            writer_finish(self, result)
+            spent.append(time.perf_counter() - began)
+
+        ResultsWriter.finish = timed_finish
+        try:
+            start = time.perf_counter()
+            result = pokerlab.play_match(["random"] * n, hands=hands, seed=seed, out=out, isolate=isolate)
+            elapsed = time.perf_counter() - start
+        finally:
+            ResultsWriter.finish = writer_finish
+        if finish is not None and spent:
+            finish.append(spent[0])
         assert result.hands == hands and result.nets.shape == (hands, n)
         if write:
             assert (out / "summary.json").is_file()
@@ -59,6 +77,25 @@ def best(func, n: int, hands: int, seed: int, repeats: int, **kwargs) -> float:
     return max(func(n, hands, seed, **kwargs) for _ in range(repeats))
 
 
+def isolated_rate(n: int, hands: int, seed: int) -> tuple[float, float]:
+    """(hands/s with every agent in its own process, not counting their start; seconds the start takes),
+    from a run of `hands` and one of 2 x `hands` (the start is paid once a match)."""
+    short = hands / ours(n, hands, seed, isolate=True)  # seconds
+    long = 2 * hands / ours(n, 2 * hands, seed, isolate=True)
+    per_hand = (long - short) / hands
+    return 1 / per_hand, max(0.0, short - hands * per_hand)
+
+
+def per_hand_write(n: int, hands: int, seed: int, repeats: int) -> tuple[float, float]:
+    """(hands/s writing, without the one-off summary and plot; seconds of that one-off) for n seats."""
+    rates = []
+    for _ in range(repeats):
+        finish: list[float] = []
+        rate = ours(n, hands, seed, write=True, finish=finish)
+        rates.append((hands / (hands / rate - finish[0]), finish[0]))
+    return max(rates)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=5000, help="hands per measurement (default 5000)")
@@ -70,23 +107,37 @@ def main() -> None:
     for n in (10, 2):
         plain = best(ours, n, args.hands, args.seed, args.repeats)
         written = best(ours, n, args.hands, args.seed, args.repeats, write=True)
+        hands_only, one_off = per_hand_write(n, args.hands, args.seed, args.repeats)
+        isolated, startup = isolated_rate(n, max(200, args.hands // 10), args.seed)
         peer = best(rlcard_env, n, args.hands, args.seed, args.repeats)
         table[n] = {
             "pokerlab": plain,
             "pokerlab --out": written,
+            "pokerlab --isolate": isolated,
             "rlcard env": peer,
-            "writing costs": plain / written - 1,
+            "writing costs per hand": plain / hands_only - 1,
+            "writing costs in all": plain / written - 1,
+            "summary and plot (s)": one_off,
+            "isolation costs": plain / isolated,
+            "isolated processes start (s)": startup,
         }
     if args.json:
         players = {str(n): row for n, row in table.items()}
         print(json.dumps({"hands": args.hands, "seed": args.seed, "players": players}))
         return
     print(f"{args.hands:,} hands per run, seed {args.seed}, best of {args.repeats}, one core")
-    print(f"{'players':>7}  {'arena':<16}{'hands/s':>10}  {'ours / rlcard':>13}")
+    print(f"{'players':>7}  {'arena':<18}{'hands/s':>10}  {'ours / rlcard':>13}")
     for n, row in table.items():
-        for name in ("pokerlab", "pokerlab --out", "rlcard env"):
-            print(f"{n:>7}  {name:<16}{row[name]:>10,.0f}  {row[name] / row['rlcard env']:>12.2f}x")
-        print(f"{n:>7}  writing every hand costs {row['writing costs']:+.0%} on top")
+        for name in ("pokerlab", "pokerlab --out", "pokerlab --isolate", "rlcard env"):
+            print(f"{n:>7}  {name:<18}{row[name]:>10,.0f}  {row[name] / row['rlcard env']:>12.2f}x")
+        print(
+            f"{n:>7}  writing every hand costs {row['writing costs per hand']:+.0%} per hand, "
+            f"{row['writing costs in all']:+.0%} with the summary and plot ({row['summary and plot (s)']:.2f} s)"
+        )
+        print(
+            f"{n:>7}  isolation costs {row['isolation costs']:.1f}x per hand, after "
+            f"{row['isolated processes start (s)']:.1f} s to start the {n} processes"
+        )
 
 
 if __name__ == "__main__":

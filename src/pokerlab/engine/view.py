@@ -38,7 +38,7 @@ class HandStart(NamedTuple):
 
     ``seats[p]`` names the player at position p by its lasting seat number, the same across the hands of a
     session, so that opponents can be modelled while positions rotate. ``hand`` counts the session's
-    hands from 0.
+    hands from 0; ``blinds`` are the chips each position posted as a blind.
     """
 
     position: int
@@ -48,6 +48,7 @@ class HandStart(NamedTuple):
     seats: tuple[int, ...]
     config: GameConfig
     hand: int
+    blinds: tuple[int, ...] = ()
 
 
 class SeatView(NamedTuple):
@@ -206,6 +207,7 @@ def hand_start(
         tuple(range(n)) if seats is None else seats,
         copy.copy(state.config) if config is None else config,
         hand,
+        state.blinds,
     )
 
 
