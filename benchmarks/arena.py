@@ -132,7 +132,8 @@ def main() -> None:
             print(f"{n:>7}  {name:<18}{row[name]:>10,.0f}  {row[name] / row['rlcard env']:>12.2f}x")
         print(
             f"{n:>7}  writing every hand costs {row['writing costs per hand']:+.0%} per hand, "
-            f"{row['writing costs in all']:+.0%} with the summary and plot ({row['summary and plot (s)']:.2f} s)"
+            f"{row['writing costs in all']:+.0%} with the summary and plot "
+            f"({row['summary and plot (s)']:.2f} s)"
         )
         print(
             f"{n:>7}  isolation costs {row['isolation costs']:.1f}x per hand, after "

@@ -116,8 +116,8 @@ class LocalPlayer:
 # The wire: the table sends the hand's start once (with the first question, unless the agent listens
 # to begin_hand or observe), then with each question only the records the player has not been sent yet,
 # as plain int tuples, and the fields of the view that change ("act"); the player's process rebuilds
-# the `SeatView` from them. The end of a hand goes only to agents that listen to end_hand. Pickling a whole view of named tuples
-# cost about 35 us a decision, the deltas a few.
+# the `SeatView` from them. The end of a hand goes only to agents that listen to end_hand. Pickling a
+# whole view of named tuples cost about 35 us a decision, the deltas a few.
 
 
 class _Hand:
