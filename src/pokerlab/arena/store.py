@@ -77,17 +77,17 @@ class HandStore:
             )
         self.db.executescript(_SCHEMA)
         self.db.execute(f"PRAGMA user_version = {STORE_VERSION}")
-        self._config_ids: dict[GameConfig, int] = {}
+        self._config_ids: dict[int, tuple[GameConfig, int]] = {}  # by id(): a dataclass hash costs 1 us
         self._names: dict[tuple[str, ...], str] = {}
 
     def _config_id(self, config: GameConfig) -> int:
-        found = self._config_ids.get(config)
+        found = self._config_ids.get(id(config))
         if found is None:
             text = json.dumps(config.to_dict(), sort_keys=True)
             self.db.execute("INSERT OR IGNORE INTO configs (config) VALUES (?)", (text,))
-            found = self.db.execute("SELECT id FROM configs WHERE config = ?", (text,)).fetchone()[0]
-            self._config_ids[config] = found
-        return found
+            number = self.db.execute("SELECT id FROM configs WHERE config = ?", (text,)).fetchone()[0]
+            found = self._config_ids[id(config)] = (config, number)  # the config kept alive: ids stay unique
+        return found[1]
 
     def add(self, hands: Iterable[tuple[int, int, int, HandRecord]], decisions=()) -> None:
         """Store (hand, deal, session, record) rows and (hand, seat, index, action, probabilities, info)

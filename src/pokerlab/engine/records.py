@@ -7,7 +7,7 @@ state, so every import goes through the engine's own rules and is rejected with 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pokerlab.cards import format_card, parse_cards
 from pokerlab.engine.config import GameConfig
@@ -15,9 +15,9 @@ from pokerlab.engine.state import ACTION_LETTERS, BOARD_SIZE, RAISE, ROUND_NAMES
 from pokerlab.errors import CorruptData, IllegalAction, InvalidCards
 
 
-@dataclass(frozen=True)
-class HandRecord:
-    """One finished hand. Money in chips; lists are indexed by position.
+class HandRecord(NamedTuple):
+    """One finished hand (a named tuple: cheap to make for every hand written). Money in chips; lists are
+    indexed by position.
 
     ``holes`` holds 2 * n card codes (`UNKNOWN` = never seen), ``board`` the board cards dealt,
     ``actions`` the betting as (position, action) pairs in order, ``names`` who sat in each position.
@@ -53,14 +53,14 @@ def record_of(
     if not state.is_over:
         raise IllegalAction("only a finished hand has a record")
     return HandRecord(
-        config=state.config,
-        stacks=tuple(stacks),
-        holes=tuple(state.holes),
-        board=tuple(state.board),
-        actions=tuple((r.position, r.action) for r in state.actions),
-        nets=tuple(state.nets),
-        shown=tuple(state.shown()),
-        names=tuple(names),
+        state.config,
+        tuple(stacks),
+        tuple(state.holes),
+        state.board_seen,
+        tuple([(r.position, r.action) for r in state.actions]),
+        tuple(state.nets),
+        tuple(state.shown()),
+        tuple(names),
     )
 
 

@@ -135,6 +135,7 @@ class HandState:
         "starting_stacks",
         "pot",
         "board_seen",
+        "_nets",
     )
 
     def __init__(
@@ -181,6 +182,7 @@ class HandState:
         self.bets_made = 1 if config.blind_counts_as_bet else 0
         small, big = blind_positions(n)
         self.starting_stacks = tuple(stacks)
+        self._nets: list[int] | None = None
         self.pot = 0  # chips in the pot, this round's bets included (kept by `_post`)
         self.board_seen: tuple[int, ...] = ()  # the board cards dealt so far (kept by `_next_round`)
         self._post(small, config.small_blind)
@@ -383,6 +385,7 @@ class HandState:
         new.starting_stacks = self.starting_stacks
         new.pot = self.pot
         new.board_seen = self.board_seen
+        new._nets = self._nets
         return new
 
     @property
@@ -423,9 +426,12 @@ class HandState:
     @property
     def nets(self) -> list[int]:
         """Chips won (positive) or lost by each position; only once the hand is over. Sums to 0."""
-        if self.winnings is None:
-            raise IllegalAction("the hand is not over yet: nets are known only after it")
-        return [w - c for w, c in zip(self.winnings, self.committed, strict=True)]
+        nets = self._nets
+        if nets is None:
+            if self.winnings is None:
+                raise IllegalAction("the hand is not over yet: nets are known only after it")
+            nets = self._nets = [w - c for w, c in zip(self.winnings, self.committed, strict=True)]
+        return nets
 
     def shown(self) -> list[bool]:
         """Which positions showed their cards (those still in at a showdown)."""

@@ -23,7 +23,6 @@ betting ends in a showdown before the river (all-in), the show lines first and t
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import sqlite3
 import tomllib
@@ -320,8 +319,7 @@ def _with_mucks(record: HandRecord, state: HandState, holes: list[int], mucked: 
         raise IllegalAction("every player at the showdown mucked: nobody can take the pot")
     winnings = settle(committed, ranks)
     nets = tuple(w + r - c for w, r, c in zip(winnings, refund, state.committed, strict=True))
-    return dataclasses.replace(
-        record,
+    return record._replace(
         holes=tuple(holes),
         nets=nets,
         shown=tuple(s and p not in mucked for p, s in enumerate(record.shown)),
