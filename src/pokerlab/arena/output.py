@@ -54,6 +54,7 @@ class ResultsWriter:
         self.csv.writerow(["hand", "deal", "session", "positions", *labels])
         (out / "hands.sqlite").unlink(missing_ok=True)
         self.store = HandStore(out / "hands.sqlite")
+        self._positions: dict[tuple[int, ...], str] = {}  # the text of each seating, made once
 
     def add(self, outcomes) -> None:
         """Append one block of `HandOutcome`s: commit them to SQLite, then flush them to the CSV."""
