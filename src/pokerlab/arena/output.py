@@ -59,7 +59,7 @@ class ResultsWriter:
     def add(self, outcomes) -> None:
         """Append one block of `HandOutcome`s: commit them to SQLite, then flush them to the CSV."""
         self.store.add(
-            ((o.hand, o.deal, o.session, o.record) for o in outcomes if o.record is not None),
+            ((o.hand, o.deal, o.session, o.history) for o in outcomes if o.history is not None),
             [
                 (o.hand, d.seat, d.index, d.action, d.probabilities, d.info)
                 for o in outcomes

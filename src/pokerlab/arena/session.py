@@ -26,8 +26,9 @@ from typing import NamedTuple
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer
 from pokerlab.arena.seating import duplicate_positions, ring_positions
+from pokerlab.arena.store import HandEncoder
 from pokerlab.arena.table import DecisionLog, Table
-from pokerlab.engine import GameConfig, HandRecord, HandState, record_of
+from pokerlab.engine import GameConfig, HandState
 
 #: Seconds between progress events.
 PROGRESS_EVERY = 0.4
@@ -35,14 +36,15 @@ PROGRESS_EVERY = 0.4
 
 class HandOutcome(NamedTuple):
     """One played hand: its number, deal and session, the agent (seat) at each position, each agent's net
-    chips (by seat), and, where asked for, the hand record and the decision log."""
+    chips (by seat), and, where asked for, its history as the hand store's row (`HandEncoder`) and the
+    decision log."""
 
     hand: int
     deal: int
     session: int
     positions: tuple[int, ...]
     nets: tuple[int, ...]
-    record: HandRecord | None = None
+    history: tuple | None = None
     decisions: tuple[DecisionLog, ...] | None = None
 
 
@@ -144,8 +146,9 @@ def _duplicate_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome]:
     seats = [0] * n
     for j, p in enumerate(positions):
         seats[p] = j
-    labels = [job.labels[j] for j in seats]
-    stacks = [config.starting_stack()] * n
+    labels = tuple([job.labels[j] for j in seats])
+    stacks = (config.starting_stack(),) * n
+    encoder = HandEncoder() if job.records else None
     dealer = Dealer(job.seed)
     for d in range(job.first_deal, job.first_deal + job.deals):
         cards = dealer.cards(d, n)
@@ -157,7 +160,7 @@ def _duplicate_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome]:
             job.session,
             tuple(seats),
             tuple([nets[p] for p in positions]),
-            record_of(state, stacks, labels) if job.records else None,
+            encoder.encode(state, stacks, labels) if encoder else None,
             tuple(table.decisions) if job.log_decisions else None,
         )
 
@@ -170,6 +173,7 @@ def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | str]:
     everyone = list(range(n))
     full_table = [tuple(ring_positions(everyone, button, n)) for button in range(n)]
     dealer = Dealer(job.seed)
+    encoder = HandEncoder() if job.records else None
     since_rebuy = 0
     for i, d in enumerate(range(job.first_deal, job.first_deal + job.deals)):
         if unlimited:
@@ -186,7 +190,7 @@ def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | str]:
             return
         m = len(order)
         cards = dealer.cards(d, m)
-        stacks = [chips[s] for s in order]
+        stacks = tuple([chips[s] for s in order])
         state = table.play_hand(HandState(config, cards[: 2 * m], cards[2 * m :], stacks, m), order)
         state_nets = state.nets
         nets = [0] * n
@@ -200,6 +204,6 @@ def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | str]:
             job.session,
             order if unlimited else tuple(order),
             tuple(nets),
-            record_of(state, stacks, [job.labels[s] for s in order]) if job.records else None,
+            encoder.encode(state, stacks, tuple([job.labels[s] for s in order])) if encoder else None,
             tuple(table.decisions) if job.log_decisions else None,
         )

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pokerlab.engine import GameConfig, HandRecord, record_of, replay
+from pokerlab.engine import GameConfig, HandRecord, HandState, record_of, replay
 from pokerlab.errors import CorruptData
 
 #: Version of the layout below (``PRAGMA user_version``).
@@ -52,8 +52,17 @@ def _ints(values) -> str:
     return " ".join(map(str, values))
 
 
-def _cards(codes) -> bytes:
-    return bytes([c + 1 for c in codes])
+def encode_record(record: HandRecord) -> tuple:
+    """The stored row of a `HandRecord` (as `HandEncoder.encode` makes from a finished state)."""
+    return (
+        record.config,
+        json.dumps(list(record.names)),
+        _ints(record.stacks),
+        bytes([c + 1 for c in record.holes]),
+        bytes([c + 1 for c in record.board]),
+        bytes([4 * p + a for p, a in record.actions]),
+        _ints(record.nets),
+    )
 
 
 def _parse_cards(blob: bytes) -> list[int]:
@@ -62,6 +71,34 @@ def _parse_cards(blob: bytes) -> list[int]:
 
 def _parse_ints(text: str) -> list[int]:
     return [int(v) for v in text.split()]
+
+
+class HandEncoder:
+    """Turns finished hands into stored rows as they are played (strings and bytes only, which the garbage
+    collector does not track: a results folder costs little on top of the hands)."""
+
+    def __init__(self) -> None:
+        self._names: dict[tuple[str, ...], str] = {}
+        self._stacks: dict[tuple[int, ...], str] = {}
+
+    def encode(self, state: HandState, stacks: tuple[int, ...], names: tuple[str, ...]) -> tuple:
+        """(config, names, stacks, holes, board, actions, nets) of a finished hand, as `HandStore` stores
+        them; ``stacks`` are the positions' chips before the blinds, ``names`` who sat in each position."""
+        label = self._names.get(names)
+        if label is None:
+            label = self._names[names] = json.dumps(list(names))
+        chips = self._stacks.get(stacks)
+        if chips is None:
+            chips = self._stacks[stacks] = _ints(stacks)
+        return (
+            state.config,
+            label,
+            chips,
+            bytes([c + 1 for c in state.holes]),
+            bytes([c + 1 for c in state.board_seen]),
+            bytes([4 * r.position + r.action for r in state.actions]),
+            _ints(state.nets),
+        )
 
 
 class HandStore:
@@ -83,8 +120,6 @@ class HandStore:
         self.db.executescript(_SCHEMA)
         self.db.execute(f"PRAGMA user_version = {STORE_VERSION}")
         self._config_ids: dict[int, tuple[GameConfig, int]] = {}  # by id(): a dataclass hash costs 1 us
-        self._names: dict[tuple[str, ...], str] = {}
-        self._stacks: dict[tuple[int, ...], str] = {}
 
     def _config_id(self, config: GameConfig) -> int:
         found = self._config_ids.get(id(config))
@@ -95,33 +130,14 @@ class HandStore:
             found = self._config_ids[id(config)] = (config, number)  # the config kept alive: ids stay unique
         return found[1]
 
-    def add(self, hands: Iterable[tuple[int, int, int, HandRecord]], decisions=()) -> None:
-        """Store (hand, deal, session, record) rows and (hand, seat, index, action, probabilities, info)
-        decisions, and commit."""
-        names, stacks = self._names, self._stacks
-        rows = []
-        for hand, deal, session, r in hands:
-            label = names.get(r.names)
-            if label is None:
-                label = names[r.names] = json.dumps(list(r.names))
-            chips = stacks.get(r.stacks)
-            if chips is None:
-                chips = stacks[r.stacks] = _ints(r.stacks)
-            rows.append(
-                (
-                    hand,
-                    deal,
-                    session,
-                    self._config_id(r.config),
-                    label,
-                    chips,
-                    _cards(r.holes),
-                    _cards(r.board),
-                    bytes([4 * p + a for p, a in r.actions]),
-                    _ints(r.nets),
-                )
-            )
-        self.db.executemany("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    def add(self, hands: Iterable[tuple[int, int, int, tuple]], decisions=()) -> None:
+        """Store (hand, deal, session, row) hands, each row from `HandEncoder.encode` (or `encode_record`),
+        and (hand, seat, index, action, probabilities, info) decisions, and commit."""
+        config_id = self._config_id
+        self.db.executemany(
+            "INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(hand, deal, session, config_id(row[0]), *row[1:]) for hand, deal, session, row in hands],
+        )
         self.db.executemany(
             "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?)",
             [
