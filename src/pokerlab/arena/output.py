@@ -21,39 +21,91 @@ from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
 
 
-class ResultsWriter:
-    """Writes one match's folder incrementally (see the module docstring)."""
+def run_meta(
+    labels: list[str],
+    config: GameConfig,
+    seed: int,
+    duplicate: bool,
+    deals: int,
+    block: int,
+    sessions: int = 1,
+    rebuy: int | None = None,
+    log_decisions: bool = False,
+) -> dict:
+    """config.json of a run: what decides its results. ``deals`` are the deals dealt; ``hands`` the hands
+    asked for (deals x players in a duplicate match, where every deal is replayed once per player, else
+    the deals), as ``deals`` and ``hands_asked`` in summary.json."""
+    return {
+        "agents": labels,
+        "seed": seed,
+        "duplicate": duplicate,
+        "deals": deals,
+        "hands": deals * len(labels) if duplicate else deals,
+        "block": block,
+        "sessions": sessions,
+        "rebuy": rebuy,
+        "log_decisions": log_decisions,
+        "game": config.to_dict(),
+    }
 
-    def __init__(
-        self,
-        out: Path,
-        labels: list[str],
-        config: GameConfig,
-        seed: int,
-        duplicate: bool,
-        hands: int,
-        block: int,
-        sessions: int = 1,
-    ) -> None:
-        if (out / "config.json").exists():
-            raise ConfigError(f"results folder {str(out)!r} already holds a run; choose another folder")
-        out.mkdir(parents=True, exist_ok=True)
+
+class ResultsWriter:
+    """Writes one match's folder incrementally (see the module docstring).
+
+    With ``resume``, a folder that already holds a run of the same `meta` (a killed one) is continued:
+    the sessions marked complete in hands.sqlite are kept (`completed`, `kept_rows`), the hands of every
+    other session are deleted from hands.sqlite and hands.csv, and those sessions are played again from
+    their first hand (their agents' memory cannot be restored half-way, so a session is the unit).
+    """
+
+    def __init__(self, out: Path, labels: list[str], meta: dict, resume: bool = False) -> None:
         self.out, self.labels = out, labels
-        meta = {
-            "agents": labels,
-            "seed": seed,
-            "duplicate": duplicate,
-            "hands": hands,
-            "block": block,
-            "sessions": sessions,
-            "game": config.to_dict(),
-        }
+        self.completed: dict[int, dict] = {}
+        self.kept_rows: list[list[str]] = []
+        header = ["hand", "deal", "session", "positions", *labels]
+        if (out / "config.json").exists():
+            if not resume:
+                raise ConfigError(
+                    f"results folder {str(out)!r} already holds a run; choose another folder, "
+                    "or continue a killed run with --resume"
+                )
+            self._check_meta(meta)
+            self.store = HandStore(out / "hands.sqlite")
+            self.completed = self.store.sessions()
+            self.store.drop_sessions_except(self.completed)
+            self.kept_rows = _complete_rows(out / "hands.csv", header, set(self.completed))
+            partial = out / "hands.csv.partial"
+            with partial.open("w", newline="") as file:
+                csv.writer(file).writerows([header, *self.kept_rows])
+            partial.replace(out / "hands.csv")
+            self.csv_file = open(out / "hands.csv", "a", newline="")  # noqa: SIM115 - closed in close()
+            self.csv = csv.writer(self.csv_file)
+            return
+        out.mkdir(parents=True, exist_ok=True)
         (out / "config.json").write_text(json.dumps(meta, indent=2) + "\n")
         self.csv_file = open(out / "hands.csv", "w", newline="")  # noqa: SIM115 - closed in close()
         self.csv = csv.writer(self.csv_file)
-        self.csv.writerow(["hand", "deal", "session", "positions", *labels])
+        self.csv.writerow(header)
+        self.csv_file.flush()
         (out / "hands.sqlite").unlink(missing_ok=True)
         self.store = HandStore(out / "hands.sqlite")
+
+    def _check_meta(self, meta: dict) -> None:
+        try:
+            old = json.loads((self.out / "config.json").read_text())
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"cannot resume {str(self.out)!r}: config.json is unreadable ({exc})") from None
+        keys = [k for k in meta if old.get(k) != meta[k]] + [k for k in old if k not in meta]
+        if keys:
+            diff = "; ".join(f"{k}: {old.get(k)!r} there, {meta.get(k)!r} now" for k in keys)
+            raise ConfigError(
+                f"cannot resume {str(self.out)!r}: it was run with other settings ({diff}); "
+                "resume with the command that started it"
+            )
+
+    def session_done(self, report: dict) -> None:
+        """Mark a session complete, after its last block was written (what --resume skips)."""
+        self.store.add_session(report)
 
     def add(self, outcomes) -> None:
         """Append one block of `HandOutcome`s: commit them to SQLite, then flush them to the CSV."""
@@ -85,8 +137,25 @@ class ResultsWriter:
         with partial.open("w", newline="") as file:
             csv.writer(file).writerows([header, *rows])
         partial.replace(path)
-        (self.out / "summary.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
+        summary = result.to_json()
+        del summary["out"]  # the folder may move: summary.json does not name it
+        (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         plot_bankroll(result.nets, self.labels, result.config.small_bet, self.out / "bankroll.png")
+
+
+def _complete_rows(path: Path, header: list[str], sessions: set[int]) -> list[list[str]]:
+    """The rows of hands.csv that belong to complete sessions; a torn last line is dropped."""
+    if not path.exists():
+        return []
+    with path.open(newline="") as file:
+        rows = list(csv.reader(file))
+    if rows and rows[0] != header:
+        raise ConfigError(f"cannot resume: {path} has columns {rows[0]}, expected {header}")
+    kept = []
+    for row in rows[1:]:
+        if len(row) == len(header) and row[2].isdigit() and int(row[2]) in sessions:
+            kept.append(row)
+    return kept
 
 
 def plot_bankroll(nets: np.ndarray, labels: list[str], small_bet: int, path: Path) -> None:

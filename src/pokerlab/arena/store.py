@@ -45,6 +45,10 @@ CREATE TABLE IF NOT EXISTS decisions (
     info TEXT,                      -- JSON object of the agent's own info (EVs, hand strength ...)
     PRIMARY KEY (hand, action_index)
 );
+CREATE TABLE IF NOT EXISTS sessions (
+    session INTEGER PRIMARY KEY,    -- a session whose hands are all stored (what --resume skips)
+    report TEXT NOT NULL            -- its SessionReport as JSON
+);
 """
 
 
@@ -114,6 +118,29 @@ class HandStore:
             ],
         )
         self.db.commit()
+
+    def add_session(self, report: dict) -> None:
+        """Mark a session complete (every one of its hands is stored), with its report, and commit."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO sessions VALUES (?, ?)", (report["session"], json.dumps(report))
+        )
+        self.db.commit()
+
+    def sessions(self) -> dict[int, dict]:
+        """The reports of the complete sessions, by session number."""
+        return {s: json.loads(r) for s, r in self.db.execute("SELECT session, report FROM sessions")}
+
+    def drop_sessions_except(self, keep: Iterable[int]) -> int:
+        """Delete the hands and decisions of every session not in `keep` (a killed run's partial sessions)
+        and commit; returns the number of hands deleted."""
+        keep = sorted(set(keep))
+        marks = ",".join("?" * len(keep))
+        where = f"session NOT IN ({marks})" if keep else "1"
+        self.db.execute(f"DELETE FROM decisions WHERE hand IN (SELECT hand FROM hands WHERE {where})", keep)
+        deleted = self.db.execute(f"DELETE FROM hands WHERE {where}", keep).rowcount
+        self.db.execute(f"DELETE FROM sessions WHERE {where}", keep)
+        self.db.commit()
+        return deleted
 
     def close(self) -> None:
         self.db.close()

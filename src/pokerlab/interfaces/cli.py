@@ -168,6 +168,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         action_timeout=args.action_timeout,
         rebuy=args.rebuy,
         log_decisions=args.log_decisions,
+        resume=args.resume,
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -319,6 +320,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=1, help="processes playing sessions (results do not depend on it)"
     )
     p.add_argument("--block", type=int, default=1000, help="hands per block written to the results folder")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a killed run in --out (same command): complete sessions are kept, the others replayed",
+    )
     p.add_argument(
         "--isolate",
         action=argparse.BooleanOptionalAction,

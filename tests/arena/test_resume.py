@@ -1,0 +1,105 @@
+"""--resume: a killed run continues from its complete sessions, to files byte-identical to an uninterrupted
+run's; a killed run's files stay readable."""
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pokerlab import play_match
+from pokerlab.arena import output
+from pokerlab.arena.store import read_hands
+from pokerlab.errors import ConfigError
+from pokerlab.interfaces.cli import main
+
+LINEUP = ["random", "call", "raise"]
+
+
+class Killed(BaseException):
+    """Stands for a kill -9: nothing in the arena catches it."""
+
+
+def _kill_after(monkeypatch, blocks: int) -> None:
+    """Make the results writer die after writing `blocks` blocks (the SQLite commit of the next one done)."""
+    real_add = output.ResultsWriter.add
+    seen = []
+
+    def add(self, outcomes):
+        if len(seen) == blocks:
+            self.store.add(((o.hand, o.deal, o.session, o.record) for o in outcomes), [])
+            raise Killed  # committed to SQLite, never flushed to the CSV: the worst moment
+        seen.append(1)
+        real_add(self, outcomes)
+
+    monkeypatch.setattr(output.ResultsWriter, "add", add)
+
+
+def _files(folder):
+    return {name: (folder / name).read_bytes() for name in ("hands.csv", "summary.json", "config.json")}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [dict(sessions=3), dict(duplicate=True), dict(sessions=1)],
+    ids=["three-sessions", "duplicate", "one-session"],
+)
+def test_resume_is_byte_identical(tmp_path, monkeypatch, options):
+    hands = 120 if options.get("duplicate") else 300
+    whole = tmp_path / "whole"
+    play_match(LINEUP, hands, seed=5, block=40, out=whole, **options)
+    killed = tmp_path / "killed"
+    with monkeypatch.context() as m:
+        _kill_after(m, 4)
+        with pytest.raises(Killed):
+            play_match(LINEUP, hands, seed=5, block=40, out=killed, **options)
+    assert not (killed / "summary.json").exists()
+    # the killed run's files are readable: the CSV, and the hand store (replayed hand by hand)
+    with (killed / "hands.csv").open(newline="") as file:
+        in_csv = len(list(csv.reader(file))) - 1
+    in_store = len(list(read_hands(killed / "hands.sqlite")))
+    assert 0 < in_csv < in_store  # the SQLite commit comes first: the killed block is there only
+    resumed = play_match(LINEUP, hands, seed=5, block=40, out=killed, resume=True, **options)
+    assert resumed.hands == (hands * 3 if options.get("duplicate") else hands)
+    assert _files(killed) == _files(whole)
+    assert len(list(read_hands(killed / "hands.sqlite"))) == resumed.hands
+
+
+def test_resume_of_a_finished_run_changes_nothing(tmp_path):
+    play_match(LINEUP, 100, seed=1, block=30, out=tmp_path / "r", sessions=2)
+    before = _files(tmp_path / "r")
+    play_match(LINEUP, 100, seed=1, block=30, out=tmp_path / "r", sessions=2, resume=True)
+    assert _files(tmp_path / "r") == before
+
+
+def test_resume_needs_the_same_command(tmp_path):
+    play_match(LINEUP, 50, seed=1, out=tmp_path / "r")
+    with pytest.raises(ConfigError, match=r"other settings \(seed: 1 there, 2 now\)"):
+        play_match(LINEUP, 50, seed=2, out=tmp_path / "r", resume=True)
+    with pytest.raises(ConfigError, match="already holds a run.*--resume"):
+        play_match(LINEUP, 50, seed=1, out=tmp_path / "r")
+    with pytest.raises(ConfigError, match="give out"):
+        play_match(LINEUP, 50, seed=1, resume=True)
+
+
+def test_cli_resume_after_sigkill(tmp_path, capsys):
+    """A real kill -9 of `pokerlab match` mid-run, then --resume: the same files as an uninterrupted run."""
+    args = ["match", "--agents", "random,call,raise", "--hands", "12000", "--sessions", "4", "--block", "500"]
+    args += ["--seed", "3", "--json"]
+    killed = tmp_path / "killed"
+    command = [sys.executable, "-c", "import sys; from pokerlab.interfaces.cli import main; sys.exit(main())"]
+    process = subprocess.Popen([*command, *args, "--out", str(killed)], stderr=subprocess.DEVNULL)
+    csv_path = killed / "hands.csv"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not csv_path.exists() or csv_path.stat().st_size < 100_000):
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert not (killed / "summary.json").exists()
+    assert main([*args, "--out", str(killed), "--resume"]) == 0
+    assert main([*args, "--out", str(tmp_path / "whole")]) == 0
+    capsys.readouterr()
+    assert _files(killed) == _files(tmp_path / "whole")
