@@ -47,4 +47,5 @@ def test_play_with_scripted_stdin(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("c\n" * 200))
     assert main(["play", "--opponents", "call", "--hands", "3", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "you hold" in out and "hand over" in out and "after 3 hands you are" in out
+    assert "you hold" in out and "you +" in out or "you -" in out
+    assert "after 3 hands you are" in out

@@ -208,13 +208,28 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play at the terminal against agents (you sit in seat 0)."""
+    """Play at the terminal against agents (you sit in seat 0); end of input ends the game cleanly."""
     from pokerlab.agents import HumanAgent, parse_lineup
+    from pokerlab.agents.human import PlayerLeft
     from pokerlab.arena import play_match
+    from pokerlab.arena.match import _labels
 
-    result = play_match([HumanAgent(), *parse_lineup(args.opponents)], args.hands, _game(args), args.seed)
-    me = result.results[0]
-    print(f"after {me.hands} hands you are {me.total:+d} chips ({me.sb_per_hand:+.2f} small bets per hand)")
+    opponents = parse_lineup(args.opponents)
+    names = ["you", *_labels(opponents)]
+    human = HumanAgent(names=names)
+    print(
+        "you sit in seat 0 against "
+        + ", ".join(f"{name} (seat {j})" for j, name in enumerate(names) if j)
+        + f"; {args.hands} hands, seed {args.seed}"
+    )
+    try:
+        play_match([human, *opponents], args.hands, _game(args), args.seed, out=args.out, block=1)
+    except PlayerLeft:
+        print("end of input: you left the table")
+    sb = human.total / _game(args).small_bet / human.hands if human.hands else 0.0
+    print(f"after {human.hands} hands you are {human.total:+d} chips ({sb:+.2f} small bets per hand)")
+    if args.out:
+        print(f"hands kept in {args.out}")
     return 0
 
 
@@ -356,6 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play against agents at the terminal", description=cmd_play.__doc__)
     p.add_argument("--opponents", default="call", help="agents in seats 1.. (default: call)")
     p.add_argument("--hands", type=int, default=10, help="hands to play (default 10)")
+    p.add_argument("--out", default=None, help="results folder: keeps every hand played (hands.sqlite, csv)")
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
 
