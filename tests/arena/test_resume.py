@@ -103,3 +103,25 @@ def test_cli_resume_after_sigkill(tmp_path, capsys):
     assert main([*args, "--out", str(tmp_path / "whole")]) == 0
     capsys.readouterr()
     assert _files(killed) == _files(tmp_path / "whole")
+
+
+def test_summarize_rebuilds_summary_and_plot(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "r"
+    play_match(LINEUP, 200, seed=2, block=50, out=folder, sessions=2)
+    before = _files(folder)
+    (folder / "summary.json").unlink()
+    (folder / "bankroll.png").unlink()
+    assert main(["summarize", str(folder)]) == 0
+    assert "200 of 200 hands, 2 session(s) complete" in capsys.readouterr().out
+    assert _files(folder) == before and (folder / "bankroll.png").stat().st_size > 10_000
+    # a killed run: a summary of the hands it kept
+    killed = tmp_path / "killed"
+    with monkeypatch.context() as m:
+        _kill_after(m, 3)
+        with pytest.raises(Killed):
+            play_match(LINEUP, 200, seed=2, block=50, out=killed, sessions=2)
+    assert main(["summarize", str(killed), "--json"]) == 0
+    assert '"hands": 100, "hands_asked": 200' in capsys.readouterr().out
+    assert (killed / "bankroll.png").exists()
+    assert main(["summarize", str(tmp_path / "nothing")]) == 2
+    assert "not a results folder" in capsys.readouterr().err

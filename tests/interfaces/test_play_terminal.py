@@ -96,3 +96,4 @@ def test_play_at_a_terminal(tmp_path):
     played = int(rest.split("after ")[-1].split(" hands")[0])
     assert played >= 3
     assert len(list(read_hands(out / "hands.sqlite"))) == played
+    assert (out / "summary.json").exists()

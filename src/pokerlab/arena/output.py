@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -137,10 +138,81 @@ class ResultsWriter:
         with partial.open("w", newline="") as file:
             csv.writer(file).writerows([header, *rows])
         partial.replace(path)
-        summary = result.to_json()
-        del summary["out"]  # the folder may move: summary.json does not name it
-        (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-        plot_bankroll(result.nets, self.labels, result.config.small_bet, self.out / "bankroll.png")
+        write_summary(self.out, result)
+
+
+def write_summary(out: Path, result) -> None:
+    """summary.json and bankroll.png of a `MatchResult` (finished, or rebuilt by `summarize_folder`)."""
+    summary = result.to_json()
+    del summary["out"]  # the folder may move: summary.json does not name it
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    plot_bankroll(result.nets, result.labels, result.config.small_bet, out / "bankroll.png")
+
+
+def summarize_folder(out: str | Path):
+    """Rebuild summary.json and bankroll.png of a results folder from config.json and hands.csv (and the
+    session reports in hands.sqlite): the same files a finished run writes, and for a killed run a summary
+    of the hands it kept (its incomplete sessions have no report). Returns the `MatchResult`."""
+    from pokerlab.arena.match import MatchResult
+    from pokerlab.arena.session import SessionReport
+    from pokerlab.arena.stats import summarize
+
+    out = Path(out)
+    try:
+        meta = json.loads((out / "config.json").read_text())
+        labels, seed, duplicate = meta["agents"], meta["seed"], meta["duplicate"]
+        config = GameConfig.from_dict(meta["game"])
+    except FileNotFoundError:
+        raise ConfigError(f"{str(out)!r} is not a results folder (no config.json)") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"{out / 'config.json'} is unreadable ({exc!r})") from None
+    header = ["hand", "deal", "session", "positions", *labels]
+    try:
+        with (out / "hands.csv").open(newline="") as file:
+            first, *rows = list(csv.reader(file))
+    except (FileNotFoundError, ValueError):
+        raise ConfigError(f"{str(out)!r} holds no hands.csv") from None
+    if first != header:
+        raise ConfigError(f"{out / 'hands.csv'} has columns {first}, expected {header}")
+    parsed = []
+    for row in rows:
+        try:
+            if len(row) == len(header):
+                parsed.append((int(row[0]), int(row[1]), tuple(int(v) for v in row[4:])))
+        except ValueError:
+            continue  # a line torn by a kill
+    parsed.sort()
+    reports = []
+    if (out / "hands.sqlite").exists():
+        db = sqlite3.connect(f"file:{out / 'hands.sqlite'}?mode=ro", uri=True)
+        try:
+            found = db.execute("SELECT report FROM sessions ORDER BY session").fetchall()
+        except sqlite3.DatabaseError:
+            found = []
+        finally:
+            db.close()
+        reports = [json.loads(r) for (r,) in found]
+    faults = [0] * len(labels)
+    for report in reports:
+        faults = [a + b for a, b in zip(faults, report["faults"], strict=True)]
+    n = len(labels)
+    nets = np.array([r[2] for r in parsed], dtype=np.int64).reshape(len(parsed), n)
+    deals = np.array([r[1] for r in parsed], dtype=np.int64)
+    result = MatchResult(
+        labels,
+        config,
+        seed,
+        duplicate,
+        nets,
+        deals,
+        faults,
+        summarize(labels, nets, deals, config.small_bet, config.big_blind, faults),
+        out,
+        [SessionReport(**{**r, "faults": tuple(r["faults"])}) for r in reports],
+        meta.get("hands", 0),
+    )
+    write_summary(out, result)
+    return result
 
 
 def _complete_rows(path: Path, header: list[str], sessions: set[int]) -> list[list[str]]:

@@ -192,6 +192,27 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_summarize(args: argparse.Namespace) -> int:
+    """Rebuild a results folder's summary.json and bankroll.png from its hands.csv and config.json (after a
+    killed run, or to re-make the plot)."""
+    from pokerlab.arena.output import summarize_folder
+
+    result = summarize_folder(args.results)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(
+        f"{result.hands} of {result.hands_asked} hands, {len(result.sessions)} session(s) complete; "
+        f"wrote {result.out / 'summary.json'} and {result.out / 'bankroll.png'}"
+    )
+    for r in result.results:
+        print(
+            f"{r.seat:>4}  {r.agent:<16}{r.total:>10}{r.sb_per_hand:>10.3f}"
+            f"  [{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]"
+        )
+    return 0
+
+
 def cmd_agents(args: argparse.Namespace) -> int:
     """List every registered agent with a one-line description."""
     from pokerlab.agents import agent_descriptions
@@ -226,6 +247,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         play_match([human, *opponents], args.hands, _game(args), args.seed, out=args.out, block=1)
     except PlayerLeft:
         print("end of input: you left the table")
+        if args.out:
+            from pokerlab.arena.output import summarize_folder
+
+            summarize_folder(args.out)  # the hands played so far: summary.json and bankroll.png
     sb = human.total / _game(args).small_bet / human.hands if human.hands else 0.0
     print(f"after {human.hands} hands you are {human.total:+d} chips ({sb:+.2f} small bets per hand)")
     if args.out:
@@ -363,6 +388,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_game_options(p)
     p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser(
+        "summarize", help="rebuild a results folder's summary and plot", description=cmd_summarize.__doc__
+    )
+    p.add_argument("results", help="a results folder (written by match --out)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.set_defaults(func=cmd_summarize)
 
     p = sub.add_parser("agents", help="list the agents by name", description=cmd_agents.__doc__)
     p.add_argument("--json", action="store_true", help="one JSON object: name -> description")
