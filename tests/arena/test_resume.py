@@ -125,3 +125,12 @@ def test_summarize_rebuilds_summary_and_plot(tmp_path, monkeypatch, capsys):
     assert (killed / "bankroll.png").exists()
     assert main(["summarize", str(tmp_path / "nothing")]) == 2
     assert "not a results folder" in capsys.readouterr().err
+
+
+def test_bankroll_plot_with_bands_and_no_hands(tmp_path):
+    import numpy as np
+
+    output.plot_bankroll(np.zeros((0, 2), dtype=np.int64), ["a", "b"], 10, tmp_path / "empty.png")
+    nets = np.array([[10, -10], [-20, 20], [5, -5], [5, -5]])
+    output.plot_bankroll(nets, ["a", "b"], 10, tmp_path / "p.png", np.array([0, 0, 1, 1]), "title")
+    assert (tmp_path / "empty.png").stat().st_size > 5000 and (tmp_path / "p.png").stat().st_size > 5000

@@ -146,7 +146,13 @@ def write_summary(out: Path, result) -> None:
     summary = result.to_json()
     del summary["out"]  # the folder may move: summary.json does not name it
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    plot_bankroll(result.nets, result.labels, result.config.small_bet, out / "bankroll.png")
+    deals = len(np.unique(result.deal_of_hand))
+    kind = "duplicate match" if result.duplicate else "match"
+    who = " vs ".join(result.labels) if len(result.labels) <= 4 else f"{len(result.labels)} agents"
+    title = f"{who}: {kind}, {deals:,} deals ({result.hands:,} hands), seed {result.seed}"
+    plot_bankroll(
+        result.nets, result.labels, result.config.small_bet, out / "bankroll.png", result.deal_of_hand, title
+    )
 
 
 def summarize_folder(out: str | Path):
@@ -230,21 +236,62 @@ def _complete_rows(path: Path, header: list[str], sessions: set[int]) -> list[li
     return kept
 
 
-def plot_bankroll(nets: np.ndarray, labels: list[str], small_bet: int, path: Path) -> None:
-    """Each agent's cumulative winnings in small bets against hands played, as a PNG."""
+def plot_bankroll(
+    nets: np.ndarray,
+    labels: list[str],
+    small_bet: int,
+    path: Path,
+    deal_of_hand: np.ndarray | None = None,
+    title: str | None = None,
+    ylabel: str = "bankroll (small bets)",
+) -> None:
+    """Each agent's cumulative winnings in small bets against hands played, with a 95 % band, as a PNG
+    (Billings et al. 1998, Fig. 1).
+
+    The band is the cumulative sum ± 1.96 · sd · sqrt(u), where sd is the standard deviation of an agent's
+    result per unit of independence (a deal: all replays of a duplicate deal together, see
+    `pokerlab.arena.stats`) and u the units played so far. The legend, outside the axes, gives each
+    agent's rate in small bets per hand with its 95 % CI.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 5))
-    hands = np.arange(1, nets.shape[0] + 1)
+    from pokerlab.arena.stats import Z95
+
+    count = nets.shape[0]
+    if deal_of_hand is None or len(deal_of_hand) != count:
+        deal_of_hand = np.arange(count)
+    _, unit = np.unique(deal_of_hand, return_inverse=True)
+    units_so_far = np.maximum.accumulate(unit) + 1 if count else np.zeros(0)
+    per_unit = np.zeros((unit.max() + 1 if count else 0, nets.shape[1]))
+    np.add.at(per_unit, unit, nets / small_bet)
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    hands = np.arange(1, count + 1)
     for j, label in enumerate(labels):
-        ax.plot(hands, np.cumsum(nets[:, j]) / small_bet, label=label)
-    ax.axhline(0, color="grey", linewidth=0.5)
+        line = np.cumsum(nets[:, j]) / small_bet
+        sd = per_unit[:, j].std(ddof=1) if len(per_unit) > 1 else 0.0
+        rate = line[-1] / count if count else 0.0
+        half = Z95 * sd * np.sqrt(len(per_unit)) / count if count else 0.0
+        (drawn,) = ax.plot(hands, line, linewidth=1.2, label=f"{label}  {rate:+.3f} ± {half:.3f} sb/hand")
+        band = Z95 * sd * np.sqrt(units_so_far)
+        ax.fill_between(hands, line - band, line + band, color=drawn.get_color(), alpha=0.12, linewidth=0)
+    ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xlabel("hands played")
-    ax.set_ylabel("bankroll (small bets)")
-    ax.legend()
+    ax.set_ylabel(ylabel)
+    ax.set_xlim(0, max(count, 1))
+    ax.grid(True, alpha=0.25)
+    if title:
+        ax.set_title(title, fontsize=11)
+    ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        fontsize=8,
+        frameon=False,
+        title="agent, rate ± 95 % CI\n(shaded: 95 % band)",
+        title_fontsize=8,
+    )
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -57,6 +57,7 @@ def run_pooled(
     workers: int = 1,
     out: str | Path | None = None,
     progress: bool = False,
+    name: str | None = None,
 ) -> PooledResult:
     """A duplicate tournament of `lineup` (agent names, one per seat) with results pooled per name."""
     config = config or GameConfig()
@@ -78,17 +79,31 @@ def run_pooled(
     if match.out:
         (match.out / "pooled_summary.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
         per_copy = pooled / np.array(copies, dtype=np.float64)
-        plot_bankroll(per_copy, kinds, config.small_bet, match.out / "pooled_bankroll.png")
+        title = (
+            f"{name or 'pooled'}: {deals:,} duplicate deals ({match.hands:,} hands), seed {seed}\n"
+            f"mean per copy of each kind ({', '.join(f'{c} copies' for c in sorted(set(copies)))})"
+        )
+        plot_bankroll(
+            per_copy,
+            kinds,
+            config.small_bet,
+            match.out / "pooled_bankroll.png",
+            match.deal_of_hand,
+            title,
+            ylabel="bankroll per copy (small bets)",
+        )
     return result
 
 
 def loki_ablation(deals: int = 10_000, seed: int = 0, **options) -> PooledResult:
     """Seed 000 Fig 1: two copies each of players A-E at ten seats, duplicate."""
+    options.setdefault("name", "loki-ablation (Billings et al. 1998, Fig. 1)")
     return run_pooled([name for name in ABLATION for _ in range(2)], deals, seed, **options)
 
 
 def loki_vs_styles(deals: int = 2_000, seed: int = 0, **options) -> PooledResult:
     """Two Loki-1s against two each of the four stereotyped opponents (seed 004 §4.1), duplicate."""
+    options.setdefault("name", "loki-vs-styles")
     return run_pooled([name for name in STYLES_FIELD for _ in range(2)], deals, seed, **options)
 
 
