@@ -32,9 +32,26 @@ def test_match_json_schema(capsys, tmp_path):
 
 
 def test_match_duplicate_text(capsys):
-    assert main(["match", "--agents", "call,raise", "--hands", "10", "--duplicate", "--workers", "2"]) == 0
+    assert main(["match", "--agents", "call,raise", "--deals", "10", "--duplicate", "--workers", "2"]) == 0
     out = capsys.readouterr().out
-    assert "20 hands (10 duplicate deals)" in out and "raise" in out
+    assert "20 hands: 10 deals, each played 2 times" in out and "raise" in out
+
+
+def test_deals_and_hands_one_vocabulary(capsys, tmp_path):
+    assert main(["match", "--agents", "call,raise", "--hands", "10", "--duplicate"]) == 2
+    assert "give --deals N" in capsys.readouterr().err
+    assert main(["match", "--agents", "call,raise", "--deals", "10"]) == 2
+    assert "ordinary match plays --hands" in capsys.readouterr().err
+    assert main(["experiment", "loki-ablation", "--deals", "0"]) == 2
+    assert "deals must be a positive integer, got 0" in capsys.readouterr().err
+    out = tmp_path / "d"
+    assert (
+        main(["match", "--agents", "call,raise,random", "--deals", "7", "--duplicate", "--out", str(out)])
+        == 0
+    )
+    config = json.loads((out / "config.json").read_text())
+    summary = json.loads((out / "summary.json").read_text())
+    assert (config["deals"], config["hands"]) == (7, 21) == (summary["deals"], summary["hands_asked"])
 
 
 def test_match_errors_are_one_line(capsys):

@@ -174,7 +174,8 @@ def play_match(
     n = len(agents)
     if not 2 <= n <= 10:
         raise ConfigError(f"a match needs 2 to 10 agents, got {n}")
-    for name, value in (("hands", hands), ("block", block), ("workers", workers), ("sessions", sessions)):
+    count = "deals" if duplicate else "hands"  # a duplicate match plays each deal once per agent
+    for name, value in ((count, hands), ("block", block), ("workers", workers), ("sessions", sessions)):
         _positive(name, value)
     _positive("rebuy", rebuy, allow_none=True)
     if rebuy is not None and config.unlimited:

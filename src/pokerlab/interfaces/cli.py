@@ -153,9 +153,18 @@ def cmd_match(args: argparse.Namespace) -> int:
     from pokerlab.agents import parse_lineup
     from pokerlab.arena import play_match
 
+    if args.duplicate and args.hands is not None:
+        raise ConfigError(
+            "a duplicate match counts deals: give --deals N (each deal is played once per agent, "
+            "so N x agents hands), not --hands"
+        )
+    if not args.duplicate and args.deals is not None:
+        raise ConfigError("--deals counts the deals of a --duplicate match; an ordinary match plays --hands")
+    count = args.deals if args.duplicate else args.hands
+    count = 1000 if count is None else count
     result = play_match(
         parse_lineup(args.agents),
-        args.hands,
+        count,
         _game(args),
         args.seed,
         duplicate=args.duplicate,
@@ -173,8 +182,14 @@ def cmd_match(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
-    kind = "duplicate deals" if args.duplicate else "hands"
-    print(f"{result.hands} hands ({args.hands} {kind}), seed {args.seed}")
+    if args.duplicate:
+        n = len(result.labels)
+        print(
+            f"{result.hands} hands: {count} deals, each played {n} times (once per seat rotation), "
+            f"seed {args.seed}"
+        )
+    else:
+        print(f"{result.hands} hands, seed {args.seed}")
     for report in result.sessions:
         if report.ended != "completed":
             print(
@@ -345,7 +360,13 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="one agent per seat, e.g. call,raise or random:8,call; yours: mypkg.mod:MyBot or bots.py:MyBot",
     )
-    p.add_argument("--hands", type=int, default=1000, help="hands to play, or deals with --duplicate")
+    p.add_argument("--hands", type=int, default=None, help="hands to play (default 1000)")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="with --duplicate: deals to play (default 1000), each once per agent (deals x agents hands)",
+    )
     p.add_argument(
         "--duplicate",
         action="store_true",
