@@ -172,7 +172,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         workers=args.workers,
         out=args.out,
         block=args.block,
-        progress=not args.json,
+        progress=_progress(args),
         isolate=args.isolate,
         action_timeout=args.action_timeout,
         rebuy=args.rebuy,
@@ -296,7 +296,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one of the papers' experiments (duplicate, pooled per player kind) and report each kind."""
     kwargs = {"deals": args.deals} if args.deals is not None else {}
     result = EXPERIMENTS[args.name](
-        seed=args.seed, workers=args.workers, out=args.out, progress=not args.json, **kwargs
+        seed=args.seed, workers=args.workers, out=args.out, progress=_progress(args), **kwargs
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -308,6 +308,21 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     if result.out:
         print(f"results in {result.out} (pooled_bankroll.png, pooled_summary.json)")
     return 0
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    """Show the progress bar (stderr: hands done, hands/s, time left) when asked, by default when stderr is
+    a terminal: also with --json, whose numbers go to stdout; never into a log file or a pipe."""
+    return sys.stderr.isatty() if args.progress is None else args.progress
+
+
+def _add_progress_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr, updated twice a second (default: when stderr is a terminal)",
+    )
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
@@ -408,6 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="store every decision (with the agent's probabilities and info) in hands.sqlite",
     )
     _add_game_options(p)
+    _add_progress_option(p)
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser(
@@ -442,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
     p.add_argument("--out", default=None, help="results folder")
     p.add_argument("--json", action="store_true", help="print the pooled results as one JSON object")
+    _add_progress_option(p)
     p.set_defaults(func=cmd_experiment)
 
     p = sub.add_parser("history", help="hand histories", description="Work with hand histories.")
