@@ -213,6 +213,15 @@ def cmd_summarize(args: argparse.Namespace) -> int:
     from pokerlab.arena.output import summarize_folder
 
     result = summarize_folder(args.results)
+    about_path = result.out / "experiment.json"
+    if about_path.exists():  # an experiment's folder: its pooled files too
+        from pokerlab.experiments.loki import pool_match
+
+        try:
+            about = json.loads(about_path.read_text())
+            pool_match(result, about["lineup"], about["deals"], about["experiment"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ConfigError(f"{about_path} is unreadable ({exc!r})") from None
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
@@ -296,7 +305,12 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one of the papers' experiments (duplicate, pooled per player kind) and report each kind."""
     kwargs = {"deals": args.deals} if args.deals is not None else {}
     result = EXPERIMENTS[args.name](
-        seed=args.seed, workers=args.workers, out=args.out, progress=_progress(args), **kwargs
+        seed=args.seed,
+        workers=args.workers,
+        out=args.out,
+        progress=_progress(args),
+        resume=args.resume,
+        **kwargs,
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -458,6 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
     p.add_argument("--out", default=None, help="results folder")
     p.add_argument("--json", action="store_true", help="print the pooled results as one JSON object")
+    p.add_argument("--resume", action="store_true", help="continue a killed run in --out (same command)")
     _add_progress_option(p)
     p.set_defaults(func=cmd_experiment)
 
