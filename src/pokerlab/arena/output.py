@@ -236,6 +236,10 @@ def _complete_rows(path: Path, header: list[str], sessions: set[int]) -> list[li
     return kept
 
 
+#: Most agents whose 95 % bands a bankroll plot shades.
+MAX_BANDS = 5
+
+
 def plot_bankroll(
     nets: np.ndarray,
     labels: list[str],
@@ -250,7 +254,8 @@ def plot_bankroll(
 
     The band is the cumulative sum ± 1.96 · sd · sqrt(u), where sd is the standard deviation of an agent's
     result per unit of independence (a deal: all replays of a duplicate deal together, see
-    `pokerlab.arena.stats`) and u the units played so far. The legend, outside the axes, gives each
+    `pokerlab.arena.stats`) and u the units played so far (drawn for up to `MAX_BANDS` agents; more
+    overlap into a blur). The legend, outside the axes, gives each
     agent's rate in small bets per hand with its 95 % CI.
     """
     import matplotlib
@@ -269,14 +274,16 @@ def plot_bankroll(
     np.add.at(per_unit, unit, nets / small_bet)
     fig, ax = plt.subplots(figsize=(10, 5.5))
     hands = np.arange(1, count + 1)
+    bands = len(labels) <= MAX_BANDS
     for j, label in enumerate(labels):
         line = np.cumsum(nets[:, j]) / small_bet
         sd = per_unit[:, j].std(ddof=1) if len(per_unit) > 1 else 0.0
         rate = line[-1] / count if count else 0.0
         half = Z95 * sd * np.sqrt(len(per_unit)) / count if count else 0.0
         (drawn,) = ax.plot(hands, line, linewidth=1.2, label=f"{label}  {rate:+.3f} ± {half:.3f} sb/hand")
-        band = Z95 * sd * np.sqrt(units_so_far)
-        ax.fill_between(hands, line - band, line + band, color=drawn.get_color(), alpha=0.12, linewidth=0)
+        if bands:
+            band = Z95 * sd * np.sqrt(units_so_far)
+            ax.fill_between(hands, line - band, line + band, color=drawn.get_color(), alpha=0.12, linewidth=0)
     ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xlabel("hands played")
     ax.set_ylabel(ylabel)
@@ -289,7 +296,8 @@ def plot_bankroll(
         bbox_to_anchor=(1.01, 1.0),
         fontsize=8,
         frameon=False,
-        title="agent, rate ± 95 % CI\n(shaded: 95 % band)",
+        title="agent, rate ± 95 % CI\n"
+        + ("(shaded: 95 % band)" if bands else f"(95 % bands drawn for {MAX_BANDS} agents or fewer)"),
         title_fontsize=8,
     )
     fig.tight_layout()
