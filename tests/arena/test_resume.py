@@ -44,8 +44,8 @@ def _files(folder):
 
 @pytest.mark.parametrize(
     "options",
-    [dict(sessions=3), dict(duplicate=True), dict(sessions=1)],
-    ids=["three-sessions", "duplicate", "one-session"],
+    [dict(sessions=3), dict(duplicate=True), dict(sessions=1), dict(sessions=4, workers=2)],
+    ids=["three-sessions", "duplicate", "one-session", "two-workers"],
 )
 def test_resume_is_byte_identical(tmp_path, monkeypatch, options):
     hands = 120 if options.get("duplicate") else 300

@@ -66,3 +66,9 @@ def test_play_with_scripted_stdin(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "you hold" in out and "you +" in out or "you -" in out
     assert "after 3 hands you are" in out
+
+
+def test_human_in_a_match_at_end_of_input(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["match", "--agents", "human,call", "--hands", "3"]) == 2
+    assert capsys.readouterr().err.strip() == "pokerlab: error: end of input: the human player left the match"

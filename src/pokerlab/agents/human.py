@@ -94,9 +94,9 @@ class HumanAgent(Agent):
         self.shown_round = 0
         self._say(f"\n=== hand {start.hand + 1} " + "=" * 50)
         for p in range(n):
-            role = {small: "small blind", big: "big blind", n - 1: "button"}.get(p, "")
-            if p == n - 1 and p in (small, big):
-                role = f"button, {role}"
+            roles = ["button"] if p == n - 1 else []
+            roles += ["small blind"] if p == small else ["big blind"] if p == big else []
+            role = ", ".join(roles)
             stack = "" if start.stacks is None else f"  stack {start.stacks[p]}"
             self._say(f"  {self._who(p):<24}{role:<24}{stack}".rstrip())
         self._say(
@@ -122,10 +122,14 @@ class HumanAgent(Agent):
         if record.action == CALL:
             if record.to_call == 0:
                 return f"{who} check{'' if you else 's'}"
-            return f"{who} call{'' if you else 's'} {record.amount}"
+            return f"{who} call{'' if you else 's'} {record.amount}{self._all_in(p)}"
         verb = "bet" if record.raises == 0 else "raise"
         verb = verb if you else verb + "s"
-        return f"{who} {verb} {'to ' if 'raise' in verb else ''}{self.bets[p]}"
+        return f"{who} {verb} {'to ' if 'raise' in verb else ''}{self.bets[p]}{self._all_in(p)}"
+
+    def _all_in(self, position: int) -> str:
+        stacks = self.start.stacks if self.start else None
+        return " (all-in)" if stacks is not None and self.committed[position] >= stacks[position] else ""
 
     def _flush(self, board: tuple[int, ...]) -> None:
         """Show the pending actions, each round's board before its first action."""

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 import numba
 
+from pokerlab.agents.human import PlayerLeft
 from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_table, write_table
 from pokerlab.cards import format_cards, parse_cards
@@ -255,7 +256,6 @@ def cmd_agents(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play at the terminal against agents (you sit in seat 0); end of input ends the game cleanly."""
     from pokerlab.agents import HumanAgent, parse_lineup
-    from pokerlab.agents.human import PlayerLeft
     from pokerlab.arena import play_match
     from pokerlab.arena.match import _labels
 
@@ -497,6 +497,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pokerlab: interrupted", file=sys.stderr)
         return 130
+    except PlayerLeft:  # a human agent in a match reached the end of its input (play handles it itself)
+        print("pokerlab: error: end of input: the human player left the match", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
