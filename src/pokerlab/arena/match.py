@@ -168,7 +168,8 @@ def play_match(
     ``resume`` continues a killed run in ``out`` (started with the same arguments, else `ConfigError`):
     sessions it completed are read back, every other session is played again from its first hand, so
     hands.csv and summary.json come out byte-identical to an uninterrupted run's. Without a run in
-    ``out`` it starts one.
+    ``out`` it starts one. Pass agents by name or as fresh instances: an instance that played the killed
+    run in this process remembers what it learned there.
     """
     config = config or GameConfig()
     n = len(agents)
