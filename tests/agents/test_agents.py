@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from pokerlab.agents import Agent, HumanAgent, agent_names, make_agent, parse_lineup, register
+from pokerlab.agents.human import PlayerLeft
 from pokerlab.engine import CALL, FOLD, RAISE, GameConfig, HandState, seat_view
 from pokerlab.errors import ConfigError
 
@@ -57,5 +58,5 @@ def test_human_reasks_on_typo():
     assert text.count("try again") == 2 and "[f]old/[c]all/[r]aise" in text and "pot 15" in text
     capped = HumanAgent(stdin=io.StringIO("r\nc\n"), stdout=io.StringIO())
     assert capped.act(view_to_act([RAISE, RAISE, RAISE])) == CALL
-    with pytest.raises(EOFError):
+    with pytest.raises(PlayerLeft):
         HumanAgent(stdin=io.StringIO(""), stdout=io.StringIO()).act(view_to_act())

@@ -155,6 +155,7 @@ def play_match(
     action_timeout: float | None = None,
     rebuy: int | None = None,
     log_decisions: bool = False,
+    resume: bool = False,
 ) -> MatchResult:
     """Play a match; agents (instances, registered names or "module:Class" specs) sit in seats 0..n-1.
 
@@ -163,12 +164,19 @@ def play_match(
     histories, decision logs with ``log_decisions``, summary.json, bankroll plot), written block by block
     (``block`` hands). ``action_timeout`` (seconds) checks or folds for a player who answers late;
     ``rebuy`` restores the stacks every so many hands of a session (real stacks only).
+
+    ``resume`` continues a killed run in ``out`` (started with the same arguments, else `ConfigError`):
+    sessions it completed are read back, every other session is played again from its first hand, so
+    hands.csv and summary.json come out byte-identical to an uninterrupted run's. Without a run in
+    ``out`` it starts one. Pass agents by name or as fresh instances: an instance that played the killed
+    run in this process remembers what it learned there.
     """
     config = config or GameConfig()
     n = len(agents)
     if not 2 <= n <= 10:
         raise ConfigError(f"a match needs 2 to 10 agents, got {n}")
-    for name, value in (("hands", hands), ("block", block), ("workers", workers), ("sessions", sessions)):
+    count = "deals" if duplicate else "hands"  # a duplicate match plays each deal once per agent
+    for name, value in ((count, hands), ("block", block), ("workers", workers), ("sessions", sessions)):
         _positive(name, value)
     _positive("rebuy", rebuy, allow_none=True)
     if rebuy is not None and config.unlimited:
@@ -197,19 +205,28 @@ def play_match(
         action_timeout=action_timeout,
         rebuy=rebuy,
     )
-    from pokerlab.arena.output import ResultsWriter  # the results folder (plots, SQLite) only when asked
+    if resume and out is None:
+        raise ConfigError("resume continues a run in its results folder: give out")
+    from pokerlab.arena.output import ResultsWriter, run_meta  # the results folder only when asked
 
-    writer = (
-        ResultsWriter(Path(out), labels, config, seed, duplicate, hands, block, len(jobs)) if out else None
-    )
+    writer = None
+    if out:
+        meta = run_meta(labels, config, seed, duplicate, hands, block, len(jobs), rebuy, log_decisions)
+        writer = ResultsWriter(Path(out), labels, meta, resume)
     rows: list[tuple[int, int, tuple[int, ...]]] = []
     faults = [0] * n
     reports: list[SessionReport] = []
     total = hands * (n if duplicate else 1)
     # the given instances play themselves in a single in-process session (so a learner keeps its learning)
     direct = [a if isinstance(a, Agent) else None for a in agents] if len(jobs) == 1 else None
+    if writer and writer.completed:  # a resumed run: what its complete sessions played
+        rows = [(int(r[0]), int(r[1]), tuple(int(v) for v in r[4:])) for r in writer.kept_rows]
+        for report in writer.completed.values():
+            reports.append(SessionReport(**{**report, "faults": tuple(report["faults"])}))
+            faults = [a + b for a, b in zip(faults, report["faults"], strict=True)]
+        jobs = [job for job in jobs if job.session not in writer.completed]
     try:
-        with tqdm(total=total, disable=not progress, unit="hand", smoothing=0.1) as bar:
+        with tqdm(total=total, initial=len(rows), disable=not progress, unit="hand", smoothing=0.1) as bar:
             done_before: dict[int, int] = {}
             for session, event in _events(jobs, workers, direct):
                 kind = event[0]
@@ -225,6 +242,8 @@ def play_match(
                 elif kind == "done":
                     report: SessionReport = event[1]
                     reports.append(report)
+                    if writer:
+                        writer.session_done(report.to_json())
                     bar.update(report.hands_played - done_before.get(session, 0))
                     done_before[session] = report.hands_played
                     if report.ended != "completed":
@@ -267,6 +286,8 @@ def duplicate_tournament(
 
 def _events(jobs: list[SessionJob], workers: int, direct):
     """(session, event) pairs from every job: in this process, or in up to `workers` worker processes."""
+    if not jobs:
+        return
     if workers == 1 or len(jobs) == 1:
         table = make_table(jobs[0])  # one table for every session: isolated processes start once
         try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -21,40 +22,92 @@ from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
 
 
-class ResultsWriter:
-    """Writes one match's folder incrementally (see the module docstring)."""
+def run_meta(
+    labels: list[str],
+    config: GameConfig,
+    seed: int,
+    duplicate: bool,
+    deals: int,
+    block: int,
+    sessions: int = 1,
+    rebuy: int | None = None,
+    log_decisions: bool = False,
+) -> dict:
+    """config.json of a run: what decides its results. ``deals`` are the deals dealt; ``hands`` the hands
+    asked for (deals x players in a duplicate match, where every deal is replayed once per player, else
+    the deals), as ``deals`` and ``hands_asked`` in summary.json."""
+    return {
+        "agents": labels,
+        "seed": seed,
+        "duplicate": duplicate,
+        "deals": deals,
+        "hands": deals * len(labels) if duplicate else deals,
+        "block": block,
+        "sessions": sessions,
+        "rebuy": rebuy,
+        "log_decisions": log_decisions,
+        "game": config.to_dict(),
+    }
 
-    def __init__(
-        self,
-        out: Path,
-        labels: list[str],
-        config: GameConfig,
-        seed: int,
-        duplicate: bool,
-        hands: int,
-        block: int,
-        sessions: int = 1,
-    ) -> None:
-        if (out / "config.json").exists():
-            raise ConfigError(f"results folder {str(out)!r} already holds a run; choose another folder")
-        out.mkdir(parents=True, exist_ok=True)
+
+class ResultsWriter:
+    """Writes one match's folder incrementally (see the module docstring).
+
+    With ``resume``, a folder that already holds a run of the same `meta` (a killed one) is continued:
+    the sessions marked complete in hands.sqlite are kept (`completed`, `kept_rows`), the hands of every
+    other session are deleted from hands.sqlite and hands.csv, and those sessions are played again from
+    their first hand (their agents' memory cannot be restored half-way, so a session is the unit).
+    """
+
+    def __init__(self, out: Path, labels: list[str], meta: dict, resume: bool = False) -> None:
         self.out, self.labels = out, labels
-        meta = {
-            "agents": labels,
-            "seed": seed,
-            "duplicate": duplicate,
-            "hands": hands,
-            "block": block,
-            "sessions": sessions,
-            "game": config.to_dict(),
-        }
+        self.completed: dict[int, dict] = {}
+        self.kept_rows: list[list[str]] = []
+        header = ["hand", "deal", "session", "positions", *labels]
+        if (out / "config.json").exists():
+            if not resume:
+                raise ConfigError(
+                    f"results folder {str(out)!r} already holds a run; choose another folder, "
+                    "or continue a killed run with --resume"
+                )
+            self._check_meta(meta)
+            self.store = HandStore(out / "hands.sqlite")
+            self.completed = self.store.sessions()
+            self.store.drop_sessions_except(self.completed)
+            self.kept_rows = _complete_rows(out / "hands.csv", header, set(self.completed))
+            partial = out / "hands.csv.partial"
+            with partial.open("w", newline="") as file:
+                csv.writer(file).writerows([header, *self.kept_rows])
+            partial.replace(out / "hands.csv")
+            self.csv_file = open(out / "hands.csv", "a", newline="")  # noqa: SIM115 - closed in close()
+            self.csv = csv.writer(self.csv_file)
+            return
+        out.mkdir(parents=True, exist_ok=True)
         (out / "config.json").write_text(json.dumps(meta, indent=2) + "\n")
         self.csv_file = open(out / "hands.csv", "w", newline="")  # noqa: SIM115 - closed in close()
         self.csv = csv.writer(self.csv_file)
-        self.csv.writerow(["hand", "deal", "session", "positions", *labels])
+        self.csv.writerow(header)
+        self.csv_file.flush()
         (out / "hands.sqlite").unlink(missing_ok=True)
         self.store = HandStore(out / "hands.sqlite")
         self._positions: dict[tuple[int, ...], str] = {}  # the text of each seating, made once
+
+    def _check_meta(self, meta: dict) -> None:
+        try:
+            old = json.loads((self.out / "config.json").read_text())
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"cannot resume {str(self.out)!r}: config.json is unreadable ({exc})") from None
+        keys = [k for k in meta if old.get(k) != meta[k]] + [k for k in old if k not in meta]
+        if keys:
+            diff = "; ".join(f"{k}: {old.get(k)!r} there, {meta.get(k)!r} now" for k in keys)
+            raise ConfigError(
+                f"cannot resume {str(self.out)!r}: it was run with other settings ({diff}); "
+                "resume with the command that started it"
+            )
+
+    def session_done(self, report: dict) -> None:
+        """Mark a session complete, after its last block was written (what --resume skips)."""
+        self.store.add_session(report)
 
     def add(self, outcomes) -> None:
         """Append one block of `HandOutcome`s: commit them to SQLite, then flush them to the CSV."""
@@ -86,26 +139,172 @@ class ResultsWriter:
         with partial.open("w", newline="") as file:
             csv.writer(file).writerows([header, *rows])
         partial.replace(path)
-        (self.out / "summary.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
-        plot_bankroll(result.nets, self.labels, result.config.small_bet, self.out / "bankroll.png")
+        write_summary(self.out, result)
 
 
-def plot_bankroll(nets: np.ndarray, labels: list[str], small_bet: int, path: Path) -> None:
-    """Each agent's cumulative winnings in small bets against hands played, as a PNG."""
+def write_summary(out: Path, result) -> None:
+    """summary.json and bankroll.png of a `MatchResult` (finished, or rebuilt by `summarize_folder`)."""
+    summary = result.to_json()
+    del summary["out"]  # the folder may move: summary.json does not name it
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    deals = len(np.unique(result.deal_of_hand))
+    kind = "duplicate match" if result.duplicate else "match"
+    who = " vs ".join(result.labels) if len(result.labels) <= 4 else f"{len(result.labels)} agents"
+    title = f"{who}: {kind}, {deals:,} deals ({result.hands:,} hands), seed {result.seed}"
+    plot_bankroll(
+        result.nets, result.labels, result.config.small_bet, out / "bankroll.png", result.deal_of_hand, title
+    )
+
+
+def summarize_folder(out: str | Path):
+    """Rebuild summary.json and bankroll.png of a results folder from config.json and hands.csv (and the
+    session reports in hands.sqlite): the same files a finished run writes, and for a killed run a summary
+    of the hands it kept (its incomplete sessions have no report). Returns the `MatchResult`."""
+    from pokerlab.arena.match import MatchResult
+    from pokerlab.arena.session import SessionReport
+    from pokerlab.arena.stats import summarize
+
+    out = Path(out)
+    try:
+        meta = json.loads((out / "config.json").read_text())
+        labels, seed, duplicate = meta["agents"], meta["seed"], meta["duplicate"]
+        config = GameConfig.from_dict(meta["game"])
+    except FileNotFoundError:
+        raise ConfigError(f"{str(out)!r} is not a results folder (no config.json)") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"{out / 'config.json'} is unreadable ({exc!r})") from None
+    header = ["hand", "deal", "session", "positions", *labels]
+    try:
+        with (out / "hands.csv").open(newline="") as file:
+            first, *rows = list(csv.reader(file))
+    except (FileNotFoundError, ValueError):
+        raise ConfigError(f"{str(out)!r} holds no hands.csv") from None
+    if first != header:
+        raise ConfigError(f"{out / 'hands.csv'} has columns {first}, expected {header}")
+    parsed = []
+    for row in rows:
+        try:
+            if len(row) == len(header):
+                parsed.append((int(row[0]), int(row[1]), tuple(int(v) for v in row[4:])))
+        except ValueError:
+            continue  # a line torn by a kill
+    parsed.sort()
+    reports = []
+    if (out / "hands.sqlite").exists():
+        db = sqlite3.connect(f"file:{out / 'hands.sqlite'}?mode=ro", uri=True)
+        try:
+            found = db.execute("SELECT report FROM sessions ORDER BY session").fetchall()
+        except sqlite3.DatabaseError:
+            found = []
+        finally:
+            db.close()
+        reports = [json.loads(r) for (r,) in found]
+    faults = [0] * len(labels)
+    for report in reports:
+        faults = [a + b for a, b in zip(faults, report["faults"], strict=True)]
+    n = len(labels)
+    nets = np.array([r[2] for r in parsed], dtype=np.int64).reshape(len(parsed), n)
+    deals = np.array([r[1] for r in parsed], dtype=np.int64)
+    result = MatchResult(
+        labels,
+        config,
+        seed,
+        duplicate,
+        nets,
+        deals,
+        faults,
+        summarize(labels, nets, deals, config.small_bet, config.big_blind, faults),
+        out,
+        [SessionReport(**{**r, "faults": tuple(r["faults"])}) for r in reports],
+        meta.get("hands", 0),
+    )
+    write_summary(out, result)
+    return result
+
+
+def _complete_rows(path: Path, header: list[str], sessions: set[int]) -> list[list[str]]:
+    """The rows of hands.csv that belong to complete sessions; a torn last line is dropped."""
+    if not path.exists():
+        return []
+    with path.open(newline="") as file:
+        rows = list(csv.reader(file))
+    if rows and rows[0] != header:
+        raise ConfigError(f"cannot resume: {path} has columns {rows[0]}, expected {header}")
+    kept = []
+    for row in rows[1:]:
+        if len(row) == len(header) and row[2].isdigit() and int(row[2]) in sessions:
+            kept.append(row)
+    return kept
+
+
+#: Most agents whose 95 % bands a bankroll plot shades.
+MAX_BANDS = 5
+
+
+def plot_bankroll(
+    nets: np.ndarray,
+    labels: list[str],
+    small_bet: int,
+    path: Path,
+    deal_of_hand: np.ndarray | None = None,
+    title: str | None = None,
+    ylabel: str = "bankroll (small bets)",
+) -> None:
+    """Each agent's cumulative winnings in small bets against hands played, with a 95 % band, as a PNG
+    (Billings et al. 1998, Fig. 1).
+
+    The band is the cumulative sum ± 1.96 · sd · sqrt(u), where sd is the standard deviation of an agent's
+    result per unit of independence (a deal: all replays of a duplicate deal together, see
+    `pokerlab.arena.stats`) and u the units played so far (drawn for up to `MAX_BANDS` agents; more
+    overlap into a blur). The legend, outside the axes, gives each
+    agent's rate in small bets per hand with its 95 % CI.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 5))
-    hands = np.arange(1, nets.shape[0] + 1)
-    every = max(1, len(hands) // 2000)  # at most about 2,000 points a line: the plot is the same to the eye
+    from pokerlab.arena.stats import Z95
+
+    count = nets.shape[0]
+    if deal_of_hand is None or len(deal_of_hand) != count:
+        deal_of_hand = np.arange(count)
+    _, unit = np.unique(deal_of_hand, return_inverse=True)
+    units_so_far = np.maximum.accumulate(unit) + 1 if count else np.zeros(0)
+    per_unit = np.zeros((unit.max() + 1 if count else 0, nets.shape[1]))
+    np.add.at(per_unit, unit, nets / small_bet)
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    hands = np.arange(1, count + 1)
+    every = max(1, count // 2000)  # at most about 2,000 points a line: the same to the eye, far cheaper
+    bands = len(labels) <= MAX_BANDS
     for j, label in enumerate(labels):
-        ax.plot(hands[::every], (np.cumsum(nets[:, j]) / small_bet)[::every], label=label)
-    ax.axhline(0, color="grey", linewidth=0.5)
+        line = np.cumsum(nets[:, j]) / small_bet
+        sd = per_unit[:, j].std(ddof=1) if len(per_unit) > 1 else 0.0
+        rate = line[-1] / count if count else 0.0
+        half = Z95 * sd * np.sqrt(len(per_unit)) / count if count else 0.0
+        (drawn,) = ax.plot(
+            hands[::every], line[::every], linewidth=1.2, label=f"{label}  {rate:+.3f} ± {half:.3f} sb/hand"
+        )
+        if bands:
+            band = Z95 * sd * np.sqrt(units_so_far)
+            low, high = (line - band)[::every], (line + band)[::every]
+            ax.fill_between(hands[::every], low, high, color=drawn.get_color(), alpha=0.12, linewidth=0)
+    ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xlabel("hands played")
-    ax.set_ylabel("bankroll (small bets)")
-    ax.legend(loc="upper left", fontsize="small")
+    ax.set_ylabel(ylabel)
+    ax.set_xlim(0, max(count, 1))
+    ax.grid(True, alpha=0.25)
+    if title:
+        ax.set_title(title, fontsize=11)
+    ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        fontsize=8,
+        frameon=False,
+        title="agent, rate ± 95 % CI\n"
+        + ("(shaded: 95 % band)" if bands else f"(95 % bands drawn for {MAX_BANDS} agents or fewer)"),
+        title_fontsize=8,
+    )
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=120)
     plt.close(fig)

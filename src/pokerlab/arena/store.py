@@ -45,24 +45,15 @@ CREATE TABLE IF NOT EXISTS decisions (
     info TEXT,                      -- JSON object of the agent's own info (EVs, hand strength ...)
     PRIMARY KEY (hand, action_index)
 );
+CREATE TABLE IF NOT EXISTS sessions (
+    session INTEGER PRIMARY KEY,    -- a session whose hands are all stored (what --resume skips)
+    report TEXT NOT NULL            -- its SessionReport as JSON
+);
 """
 
 
 def _ints(values) -> str:
     return " ".join(map(str, values))
-
-
-def encode_record(record: HandRecord) -> tuple:
-    """The stored row of a `HandRecord` (as `HandEncoder.encode` makes from a finished state)."""
-    return (
-        record.config,
-        json.dumps(list(record.names)),
-        _ints(record.stacks),
-        bytes([c + 1 for c in record.holes]),
-        bytes([c + 1 for c in record.board]),
-        bytes([4 * p + a for p, a in record.actions]),
-        _ints(record.nets),
-    )
 
 
 def _parse_cards(blob: bytes) -> list[int]:
@@ -131,7 +122,7 @@ class HandStore:
         return found[1]
 
     def add(self, hands: Iterable[tuple[int, int, int, tuple]], decisions=()) -> None:
-        """Store (hand, deal, session, row) hands, each row from `HandEncoder.encode` (or `encode_record`),
+        """Store (hand, deal, session, row) hands, each row from `HandEncoder.encode`,
         and (hand, seat, index, action, probabilities, info) decisions, and commit."""
         config_id = self._config_id
         self.db.executemany(
@@ -153,6 +144,29 @@ class HandStore:
             ],
         )
         self.db.commit()
+
+    def add_session(self, report: dict) -> None:
+        """Mark a session complete (every one of its hands is stored), with its report, and commit."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO sessions VALUES (?, ?)", (report["session"], json.dumps(report))
+        )
+        self.db.commit()
+
+    def sessions(self) -> dict[int, dict]:
+        """The reports of the complete sessions, by session number."""
+        return {s: json.loads(r) for s, r in self.db.execute("SELECT session, report FROM sessions")}
+
+    def drop_sessions_except(self, keep: Iterable[int]) -> int:
+        """Delete the hands and decisions of every session not in `keep` (a killed run's partial sessions)
+        and commit; returns the number of hands deleted."""
+        keep = sorted(set(keep))
+        marks = ",".join("?" * len(keep))
+        where = f"session NOT IN ({marks})" if keep else "1"
+        self.db.execute(f"DELETE FROM decisions WHERE hand IN (SELECT hand FROM hands WHERE {where})", keep)
+        deleted = self.db.execute(f"DELETE FROM hands WHERE {where}", keep).rowcount
+        self.db.execute(f"DELETE FROM sessions WHERE {where}", keep)
+        self.db.commit()
+        return deleted
 
     def close(self) -> None:
         """Commit, fold the write-ahead log back into the file and close (no -wal file is left)."""

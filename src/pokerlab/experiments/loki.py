@@ -57,12 +57,36 @@ def run_pooled(
     workers: int = 1,
     out: str | Path | None = None,
     progress: bool = False,
+    name: str | None = None,
+    resume: bool = False,
 ) -> PooledResult:
-    """A duplicate tournament of `lineup` (agent names, one per seat) with results pooled per name."""
+    """A duplicate tournament of `lineup` (agent names, one per seat) with results pooled per name.
+
+    With ``out``, experiment.json (name, lineup, deals) lets `pool_match` rebuild the pooled files from the
+    folder (``pokerlab summarize``); ``resume`` continues a killed run (see `pokerlab.arena.play_match`).
+    """
     config = config or GameConfig()
     match = play_match(
-        lineup, deals, config, seed, duplicate=True, workers=workers, out=out, progress=progress
+        lineup,
+        deals,
+        config,
+        seed,
+        duplicate=True,
+        workers=workers,
+        out=out,
+        progress=progress,
+        resume=resume,
     )
+    if match.out:
+        about = {"experiment": name, "lineup": list(lineup), "deals": deals}
+        (match.out / "experiment.json").write_text(json.dumps(about, indent=2) + "\n")
+    return pool_match(match, lineup, deals, name)
+
+
+def pool_match(match, lineup: list[str], deals: int, name: str | None = None) -> PooledResult:
+    """Pool a duplicate match's results per player kind; with a results folder, write pooled_summary.json
+    and pooled_bankroll.png (each kind's bankroll as the mean per copy)."""
+    config, seed = match.config, match.seed
     kinds, pooled, copies, first_seats = pool_by_name(lineup, match.nets)
     results = summarize(
         kinds,
@@ -76,20 +100,36 @@ def run_pooled(
     results = [replace(r, seat=seat) for r, seat in zip(results, first_seats, strict=True)]
     result = PooledResult(match.hands, deals, seed, results, match.out)
     if match.out:
-        (match.out / "pooled_summary.json").write_text(json.dumps(result.to_json(), indent=2) + "\n")
+        summary = result.to_json()
+        del summary["out"]  # the folder may move
+        (match.out / "pooled_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         per_copy = pooled / np.array(copies, dtype=np.float64)
-        plot_bankroll(per_copy, kinds, config.small_bet, match.out / "pooled_bankroll.png")
+        title = (
+            f"{name or 'pooled'}: {deals:,} duplicate deals ({match.hands:,} hands), seed {seed}\n"
+            f"mean per copy of each kind ({', '.join(f'{c} copies' for c in sorted(set(copies)))})"
+        )
+        plot_bankroll(
+            per_copy,
+            kinds,
+            config.small_bet,
+            match.out / "pooled_bankroll.png",
+            match.deal_of_hand,
+            title,
+            ylabel="bankroll per copy (small bets)",
+        )
     return result
 
 
 def loki_ablation(deals: int = 10_000, seed: int = 0, **options) -> PooledResult:
     """Seed 000 Fig 1: two copies each of players A-E at ten seats, duplicate."""
+    options.setdefault("name", "loki-ablation (Billings et al. 1998, Fig. 1)")
     return run_pooled([name for name in ABLATION for _ in range(2)], deals, seed, **options)
 
 
 def loki_vs_styles(deals: int = 2_000, seed: int = 0, **options) -> PooledResult:
     """Two Loki-1s against two each of the four stereotyped opponents (Barone & While 2000 §4.1),
     duplicate."""
+    options.setdefault("name", "loki-vs-styles")
     return run_pooled([name for name in STYLES_FIELD for _ in range(2)], deals, seed, **options)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numba
 
+from pokerlab.agents.human import PlayerLeft
 from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_table, write_table
 from pokerlab.cards import format_cards, parse_cards
@@ -196,9 +197,18 @@ def cmd_match(args: argparse.Namespace) -> int:
     from pokerlab.agents import parse_lineup
     from pokerlab.arena import play_match
 
+    if args.duplicate and args.hands is not None:
+        raise ConfigError(
+            "a duplicate match counts deals: give --deals N (each deal is played once per agent, "
+            "so N x agents hands), not --hands"
+        )
+    if not args.duplicate and args.deals is not None:
+        raise ConfigError("--deals counts the deals of a --duplicate match; an ordinary match plays --hands")
+    count = args.deals if args.duplicate else args.hands
+    count = 1000 if count is None else count
     result = play_match(
         parse_lineup(args.agents),
-        args.hands,
+        count,
         _game(args),
         args.seed,
         duplicate=args.duplicate,
@@ -206,17 +216,24 @@ def cmd_match(args: argparse.Namespace) -> int:
         workers=args.workers,
         out=args.out,
         block=args.block,
-        progress=not args.json,
+        progress=_progress(args),
         isolate=args.isolate,
         action_timeout=args.action_timeout,
         rebuy=args.rebuy,
         log_decisions=args.log_decisions,
+        resume=args.resume,
     )
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
-    kind = "duplicate deals" if args.duplicate else "hands"
-    print(f"{result.hands} hands ({args.hands} {kind}), seed {args.seed}")
+    if args.duplicate:
+        n = len(result.labels)
+        print(
+            f"{result.hands} hands: {count} deals, each played {n} times (once per seat rotation), "
+            f"seed {args.seed}"
+        )
+    else:
+        print(f"{result.hands} hands, seed {args.seed}")
     for report in result.sessions:
         if report.ended != "completed":
             print(
@@ -231,6 +248,36 @@ def cmd_match(args: argparse.Namespace) -> int:
         )
     if result.out:
         print(f"results in {result.out}")
+    return 0
+
+
+def cmd_summarize(args: argparse.Namespace) -> int:
+    """Rebuild a results folder's summary.json and bankroll.png from its hands.csv and config.json (after a
+    killed run, or to re-make the plot)."""
+    from pokerlab.arena.output import summarize_folder
+
+    result = summarize_folder(args.results)
+    about_path = result.out / "experiment.json"
+    if about_path.exists():  # an experiment's folder: its pooled files too
+        from pokerlab.experiments.loki import pool_match
+
+        try:
+            about = json.loads(about_path.read_text())
+            pool_match(result, about["lineup"], about["deals"], about["experiment"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ConfigError(f"{about_path} is unreadable ({exc!r})") from None
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(
+        f"{result.hands} of {result.hands_asked} hands, {len(result.sessions)} session(s) complete; "
+        f"wrote {result.out / 'summary.json'} and {result.out / 'bankroll.png'}"
+    )
+    for r in result.results:
+        print(
+            f"{r.seat:>4}  {r.agent:<16}{r.total:>10}{r.sb_per_hand:>10.3f}"
+            f"  [{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]"
+        )
     return 0
 
 
@@ -250,13 +297,31 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Play at the terminal against agents (you sit in seat 0)."""
+    """Play at the terminal against agents (you sit in seat 0); end of input ends the game cleanly."""
     from pokerlab.agents import HumanAgent, parse_lineup
     from pokerlab.arena import play_match
+    from pokerlab.arena.match import _labels
 
-    result = play_match([HumanAgent(), *parse_lineup(args.opponents)], args.hands, _game(args), args.seed)
-    me = result.results[0]
-    print(f"after {me.hands} hands you are {me.total:+d} chips ({me.sb_per_hand:+.2f} small bets per hand)")
+    opponents = parse_lineup(args.opponents)
+    names = ["you", *_labels(opponents)]
+    human = HumanAgent(names=names)
+    print(
+        "you sit in seat 0 against "
+        + ", ".join(f"{name} (seat {j})" for j, name in enumerate(names) if j)
+        + f"; {args.hands} hands, seed {args.seed}"
+    )
+    try:
+        play_match([human, *opponents], args.hands, _game(args), args.seed, out=args.out, block=1)
+    except PlayerLeft:
+        print("end of input: you left the table")
+        if args.out:
+            from pokerlab.arena.output import summarize_folder
+
+            summarize_folder(args.out)  # the hands played so far: summary.json and bankroll.png
+    sb = human.total / _game(args).small_bet / human.hands if human.hands else 0.0
+    print(f"after {human.hands} hands you are {human.total:+d} chips ({sb:+.2f} small bets per hand)")
+    if args.out:
+        print(f"hands kept in {args.out}")
     return 0
 
 
@@ -347,7 +412,12 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one of the papers' experiments (duplicate, pooled per player kind) and report each kind."""
     kwargs = {"deals": args.deals} if args.deals is not None else {}
     result = EXPERIMENTS[args.name](
-        seed=args.seed, workers=args.workers, out=args.out, progress=not args.json, **kwargs
+        seed=args.seed,
+        workers=args.workers,
+        out=args.out,
+        progress=_progress(args),
+        resume=args.resume,
+        **kwargs,
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -359,6 +429,21 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     if result.out:
         print(f"results in {result.out} (pooled_bankroll.png, pooled_summary.json)")
     return 0
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    """Show the progress bar (stderr: hands done, hands/s, time left) when asked, by default when stderr is
+    a terminal: also with --json, whose numbers go to stdout; never into a log file or a pipe."""
+    return sys.stderr.isatty() if args.progress is None else args.progress
+
+
+def _add_progress_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr, updated twice a second (default: when stderr is a terminal)",
+    )
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
@@ -425,7 +510,13 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="one agent per seat, e.g. call,raise or random:8,call; yours: mypkg.mod:MyBot or bots.py:MyBot",
     )
-    p.add_argument("--hands", type=int, default=1000, help="hands to play, or deals with --duplicate")
+    p.add_argument("--hands", type=int, default=None, help="hands to play (default 1000)")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="with --duplicate: deals to play (default 1000), each once per agent (deals x agents hands)",
+    )
     p.add_argument(
         "--duplicate",
         action="store_true",
@@ -440,6 +531,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=1, help="processes playing sessions (results do not depend on it)"
     )
     p.add_argument("--block", type=int, default=1000, help="hands per block written to the results folder")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a killed run in --out (same command): complete sessions are kept, the others replayed",
+    )
     p.add_argument(
         "--isolate",
         action=argparse.BooleanOptionalAction,
@@ -462,7 +558,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="store every decision (with the agent's probabilities and info) in hands.sqlite",
     )
     _add_game_options(p)
+    _add_progress_option(p)
     p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser(
+        "summarize", help="rebuild a results folder's summary and plot", description=cmd_summarize.__doc__
+    )
+    p.add_argument("results", help="a results folder (written by match --out)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.set_defaults(func=cmd_summarize)
 
     p = sub.add_parser("agents", help="list the agents by name", description=cmd_agents.__doc__)
     p.add_argument("--json", action="store_true", help="one JSON object: name -> description")
@@ -471,6 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play against agents at the terminal", description=cmd_play.__doc__)
     p.add_argument("--opponents", default="call", help="agents in seats 1.. (default: call)")
     p.add_argument("--hands", type=int, default=10, help="hands to play (default 10)")
+    p.add_argument("--out", default=None, help="results folder: keeps every hand played (hands.sqlite, csv)")
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
 
@@ -488,6 +593,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
     p.add_argument("--out", default=None, help="results folder")
     p.add_argument("--json", action="store_true", help="print the pooled results as one JSON object")
+    p.add_argument("--resume", action="store_true", help="continue a killed run in --out (same command)")
+    _add_progress_option(p)
     p.set_defaults(func=cmd_experiment)
 
     p = sub.add_parser("history", help="hand histories", description="Work with hand histories.")
@@ -529,6 +636,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pokerlab: interrupted", file=sys.stderr)
         return 130
+    except PlayerLeft:  # a human agent in a match reached the end of its input (play handles it itself)
+        print("pokerlab: error: end of input: the human player left the match", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

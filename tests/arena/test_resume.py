@@ -1,0 +1,136 @@
+"""--resume: a killed run continues from its complete sessions, to files byte-identical to an uninterrupted
+run's; a killed run's files stay readable."""
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pokerlab import play_match
+from pokerlab.arena import output
+from pokerlab.arena.store import read_hands
+from pokerlab.errors import ConfigError
+from pokerlab.interfaces.cli import main
+
+LINEUP = ["random", "call", "raise"]
+
+
+class Killed(BaseException):
+    """Stands for a kill -9: nothing in the arena catches it."""
+
+
+def _kill_after(monkeypatch, blocks: int) -> None:
+    """Make the results writer die after writing `blocks` blocks (the SQLite commit of the next one done)."""
+    real_add = output.ResultsWriter.add
+    seen = []
+
+    def add(self, outcomes):
+        if len(seen) == blocks:
+            self.store.add(((o.hand, o.deal, o.session, o.history) for o in outcomes), [])
+            raise Killed  # committed to SQLite, never flushed to the CSV: the worst moment
+        seen.append(1)
+        real_add(self, outcomes)
+
+    monkeypatch.setattr(output.ResultsWriter, "add", add)
+
+
+def _files(folder):
+    return {name: (folder / name).read_bytes() for name in ("hands.csv", "summary.json", "config.json")}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [dict(sessions=3), dict(duplicate=True), dict(sessions=1), dict(sessions=4, workers=2)],
+    ids=["three-sessions", "duplicate", "one-session", "two-workers"],
+)
+def test_resume_is_byte_identical(tmp_path, monkeypatch, options):
+    hands = 120 if options.get("duplicate") else 300
+    whole = tmp_path / "whole"
+    play_match(LINEUP, hands, seed=5, block=40, out=whole, **options)
+    killed = tmp_path / "killed"
+    with monkeypatch.context() as m:
+        _kill_after(m, 4)
+        with pytest.raises(Killed):
+            play_match(LINEUP, hands, seed=5, block=40, out=killed, **options)
+    assert not (killed / "summary.json").exists()
+    # the killed run's files are readable: the CSV, and the hand store (replayed hand by hand)
+    with (killed / "hands.csv").open(newline="") as file:
+        in_csv = len(list(csv.reader(file))) - 1
+    in_store = len(list(read_hands(killed / "hands.sqlite")))
+    assert 0 < in_csv < in_store  # the SQLite commit comes first: the killed block is there only
+    resumed = play_match(LINEUP, hands, seed=5, block=40, out=killed, resume=True, **options)
+    assert resumed.hands == (hands * 3 if options.get("duplicate") else hands)
+    assert _files(killed) == _files(whole)
+    assert len(list(read_hands(killed / "hands.sqlite"))) == resumed.hands
+
+
+def test_resume_of_a_finished_run_changes_nothing(tmp_path):
+    play_match(LINEUP, 100, seed=1, block=30, out=tmp_path / "r", sessions=2)
+    before = _files(tmp_path / "r")
+    play_match(LINEUP, 100, seed=1, block=30, out=tmp_path / "r", sessions=2, resume=True)
+    assert _files(tmp_path / "r") == before
+
+
+def test_resume_needs_the_same_command(tmp_path):
+    play_match(LINEUP, 50, seed=1, out=tmp_path / "r")
+    with pytest.raises(ConfigError, match=r"other settings \(seed: 1 there, 2 now\)"):
+        play_match(LINEUP, 50, seed=2, out=tmp_path / "r", resume=True)
+    with pytest.raises(ConfigError, match="already holds a run.*--resume"):
+        play_match(LINEUP, 50, seed=1, out=tmp_path / "r")
+    with pytest.raises(ConfigError, match="give out"):
+        play_match(LINEUP, 50, seed=1, resume=True)
+
+
+def test_cli_resume_after_sigkill(tmp_path, capsys):
+    """A real kill -9 of `pokerlab match` mid-run, then --resume: the same files as an uninterrupted run."""
+    args = ["match", "--agents", "random,call,raise", "--hands", "12000", "--sessions", "4", "--block", "500"]
+    args += ["--seed", "3", "--json"]
+    killed = tmp_path / "killed"
+    command = [sys.executable, "-c", "import sys; from pokerlab.interfaces.cli import main; sys.exit(main())"]
+    process = subprocess.Popen([*command, *args, "--out", str(killed)], stderr=subprocess.DEVNULL)
+    csv_path = killed / "hands.csv"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not csv_path.exists() or csv_path.stat().st_size < 100_000):
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert not (killed / "summary.json").exists()
+    assert main([*args, "--out", str(killed), "--resume"]) == 0
+    assert main([*args, "--out", str(tmp_path / "whole")]) == 0
+    capsys.readouterr()
+    assert _files(killed) == _files(tmp_path / "whole")
+
+
+def test_summarize_rebuilds_summary_and_plot(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "r"
+    play_match(LINEUP, 200, seed=2, block=50, out=folder, sessions=2)
+    before = _files(folder)
+    (folder / "summary.json").unlink()
+    (folder / "bankroll.png").unlink()
+    assert main(["summarize", str(folder)]) == 0
+    assert "200 of 200 hands, 2 session(s) complete" in capsys.readouterr().out
+    assert _files(folder) == before and (folder / "bankroll.png").stat().st_size > 10_000
+    # a killed run: a summary of the hands it kept
+    killed = tmp_path / "killed"
+    with monkeypatch.context() as m:
+        _kill_after(m, 3)
+        with pytest.raises(Killed):
+            play_match(LINEUP, 200, seed=2, block=50, out=killed, sessions=2)
+    assert main(["summarize", str(killed), "--json"]) == 0
+    assert '"hands": 100, "hands_asked": 200' in capsys.readouterr().out
+    assert (killed / "bankroll.png").exists()
+    assert main(["summarize", str(tmp_path / "nothing")]) == 2
+    assert "not a results folder" in capsys.readouterr().err
+
+
+def test_bankroll_plot_with_bands_and_no_hands(tmp_path):
+    import numpy as np
+
+    output.plot_bankroll(np.zeros((0, 2), dtype=np.int64), ["a", "b"], 10, tmp_path / "empty.png")
+    nets = np.array([[10, -10], [-20, 20], [5, -5], [5, -5]])
+    output.plot_bankroll(nets, ["a", "b"], 10, tmp_path / "p.png", np.array([0, 0, 1, 1]), "title")
+    assert (tmp_path / "empty.png").stat().st_size > 5000 and (tmp_path / "p.png").stat().st_size > 5000
