@@ -59,6 +59,25 @@ class MatchResult:
     sessions: list[SessionReport] = field(default_factory=list)
     hands_asked: int = 0
 
+    @classmethod
+    def of_rows(
+        cls,
+        labels: list[str],
+        config: GameConfig,
+        seed: int,
+        duplicate: bool,
+        rows: list[tuple[int, int, tuple[int, ...]]],
+        faults: list[int],
+        out: Path | None,
+        sessions: list[SessionReport],
+        hands_asked: int,
+    ) -> MatchResult:
+        """The result of (hand, deal, nets by seat) rows in hand order, with per-agent statistics."""
+        nets = np.array([r[2] for r in rows], dtype=np.int64).reshape(len(rows), len(labels))
+        deals = np.array([r[1] for r in rows], dtype=np.int64)
+        results = summarize(labels, nets, deals, config.small_bet, config.big_blind, faults)
+        return cls(labels, config, seed, duplicate, nets, deals, faults, results, out, sessions, hands_asked)
+
     @property
     def hands(self) -> int:
         """Hands played."""
@@ -252,21 +271,9 @@ def play_match(
         if writer:
             writer.close()
     rows.sort()
-    nets = np.array([r[2] for r in rows], dtype=np.int64).reshape(len(rows), n)
-    deals = np.array([r[1] for r in rows], dtype=np.int64)
     reports.sort(key=lambda r: r.session)
-    result = MatchResult(
-        labels,
-        config,
-        seed,
-        duplicate,
-        nets,
-        deals,
-        faults,
-        summarize(labels, nets, deals, config.small_bet, config.big_blind, faults),
-        Path(out) if out else None,
-        reports,
-        total,
+    result = MatchResult.of_rows(
+        labels, config, seed, duplicate, rows, faults, Path(out) if out else None, reports, total
     )
     if writer:
         writer.finish(result)

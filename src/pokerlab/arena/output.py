@@ -162,7 +162,6 @@ def summarize_folder(out: str | Path):
     of the hands it kept (its incomplete sessions have no report). Returns the `MatchResult`."""
     from pokerlab.arena.match import MatchResult
     from pokerlab.arena.session import SessionReport
-    from pokerlab.arena.stats import summarize
 
     out = Path(out)
     try:
@@ -202,18 +201,13 @@ def summarize_folder(out: str | Path):
     faults = [0] * len(labels)
     for report in reports:
         faults = [a + b for a, b in zip(faults, report["faults"], strict=True)]
-    n = len(labels)
-    nets = np.array([r[2] for r in parsed], dtype=np.int64).reshape(len(parsed), n)
-    deals = np.array([r[1] for r in parsed], dtype=np.int64)
-    result = MatchResult(
+    result = MatchResult.of_rows(
         labels,
         config,
         seed,
         duplicate,
-        nets,
-        deals,
+        parsed,
         faults,
-        summarize(labels, nets, deals, config.small_bet, config.big_blind, faults),
         out,
         [SessionReport(**{**r, "faults": tuple(r["faults"])}) for r in reports],
         meta.get("hands", 0),
