@@ -17,6 +17,7 @@ test: $(STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/pokerlab demo
+	rm -rf results/loki-ablation-200  # a results folder takes one run; make run starts afresh
 	$(VENV)/bin/pokerlab experiment loki-ablation --deals 200 --seed 1 --workers 2 --out results/loki-ablation-200
 
 bench: $(STAMP)

@@ -22,7 +22,7 @@ from pokerlab.arena.output import plot_bankroll
 from pokerlab.arena.stats import AgentResult, pool_by_name, summarize
 from pokerlab.engine import GameConfig
 
-#: Seed 000 Fig 1's players, in the paper's order A-E.
+#: Billings et al. 1998 Fig 1's players, in the paper's order A-E.
 ABLATION = ("loki1", "loki1-uniform", "loki1-simple-preflop", "loki1-no-potential", "loki1-basic")
 STYLES_FIELD = ("loki1", "loose-passive", "loose-aggressive", "tight-passive", "tight-aggressive")
 
@@ -121,7 +121,7 @@ def pool_match(match, lineup: list[str], deals: int, name: str | None = None) ->
 
 
 def loki_ablation(deals: int = 10_000, seed: int = 0, **options) -> PooledResult:
-    """Seed 000 Fig 1: two copies each of players A-E at ten seats, duplicate."""
+    """Billings et al. 1998, Fig 1: two copies each of players A-E at ten seats, duplicate."""
     options.setdefault("name", "loki-ablation (Billings et al. 1998, Fig. 1)")
     return run_pooled([name for name in ABLATION for _ in range(2)], deals, seed, **options)
 

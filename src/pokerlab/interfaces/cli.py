@@ -108,7 +108,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         r = _rank_report(text)
         print(f"  {r['cards']:<22} {r['description']:<40} rank {r['rank']}")
     report = assess("Ad Qc", "3h 4c Jh").to_dict()
-    print("Seed 000's example, Ad Qc on 3h 4c Jh against one opponent (Table 2):")
+    print("Billings et al. (1998), Table 2: Ad Qc on 3h 4c Jh against one opponent:")
     print(
         f"  ahead {report['ahead']:g}, tied {report['tied']:g}, behind {report['behind']:g}: "
         f"HS {report['hand_strength']:.3f}; Ppot {report['ppot2']:.3f}, Npot {report['npot2']:.3f}; "
