@@ -62,7 +62,7 @@ class Peer:
 
 
 def peer_potential(peer: Peer) -> np.ndarray:
-    """Seed 000 Table 2 (two cards to come) by plain enumeration with a peer evaluator."""
+    """Billings et al. 1998 Table 2 (two cards to come) by plain enumeration with a peer evaluator."""
     rank, hole, flop = peer.rank, peer.hole, peer.flop
     table = [[0] * 3 for _ in range(3)]
     pairs = [list(pair) for pair in combinations(peer.unseen, 2)]
