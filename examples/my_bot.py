@@ -1,8 +1,13 @@
 """Write your own bot: a complete player in one file, then a match against the built-in agents.
 
-Run it with ``python examples/my_bot.py``. An agent subclasses `pokerlab.Agent` and answers `act(view)`
-with 0 (fold), 1 (check or call) or 2 (bet or raise), one of ``view.legal_actions``. The view holds only
-what its seat may know: its own hole cards, the board, the betting, stacks, the pot and the legal actions.
+Run it with ``python examples/my_bot.py``, or play it from the command line without registering it:
+``pokerlab match --agents examples/my_bot.py:PairsAndPotOdds,call,random --hands 400`` (a bot from a file
+runs isolated in its own process). An agent subclasses `pokerlab.Agent` and answers `act(view)` with 0
+(fold), 1 (check or call) or 2 (bet or raise), one of ``view.legal_actions``, or a `pokerlab.agents.Decision`
+that also carries its probabilities and info for the decision log. The view holds only what its seat may
+know: its own hole cards, the board, every action record, the pot, what it must call and the legal
+actions. An agent that learns overrides the hooks it needs: ``begin_hand``, ``observe`` (every action as it
+happens), ``end_hand`` (nets and shown cards), and ``forget`` / ``learned_state`` for what it keeps.
 """
 
 from __future__ import annotations

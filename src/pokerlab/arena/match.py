@@ -208,7 +208,8 @@ def play_match(
     isolated = [(isinstance(a, str) and is_external(a)) if isolate is None else bool(isolate) for a in agents]
     copies = duplicate or sessions > 1 or any(isolated)  # otherwise the instances play themselves
     specs = [AgentSpec.of(a, copies) for a in agents]
-    labels = _labels([s.name for s in specs])
+    # an external agent is labelled by its class ("bots.py:MyBot" -> "MyBot")
+    labels = _labels([s.name.rpartition(":")[2] if is_external(s.name) else s.name for s in specs])
     jobs = plan_sessions(
         specs,
         labels,
