@@ -70,18 +70,18 @@ def test_small_blind_call_strategies():
 @pytest.mark.parametrize(
     "strategy, bets, to_call, invested, expected",
     [
-        (PreflopStrategy.MAKE0, 1, True, False, "f"),
-        (PreflopStrategy.MAKE0, 1, False, False, "c"),
-        (PreflopStrategy.CALL1, 1, True, False, "c"),
-        (PreflopStrategy.CALL1, 2, True, False, "f"),
-        (PreflopStrategy.CALL1, 2, True, True, "c"),
-        (PreflopStrategy.MAKE1, 1, True, False, "c"),
-        (PreflopStrategy.MAKE1, 0, False, False, "r"),
-        (PreflopStrategy.MAKE1, 3, True, False, "f"),
-        (PreflopStrategy.CALL2, 4, True, False, "c"),
-        (PreflopStrategy.MAKE2, 1, True, False, "r"),
-        (PreflopStrategy.MAKE2, 2, True, True, "c"),
-        (PreflopStrategy.MAKE4, 3, True, True, "r"),
+        (PreflopStrategy.MAKE0, 1, True, False, FOLD),
+        (PreflopStrategy.MAKE0, 1, False, False, CALL),
+        (PreflopStrategy.CALL1, 1, True, False, CALL),
+        (PreflopStrategy.CALL1, 2, True, False, FOLD),
+        (PreflopStrategy.CALL1, 2, True, True, CALL),
+        (PreflopStrategy.MAKE1, 1, True, False, CALL),
+        (PreflopStrategy.MAKE1, 0, False, False, RAISE),
+        (PreflopStrategy.MAKE1, 3, True, False, FOLD),
+        (PreflopStrategy.CALL2, 4, True, False, CALL),
+        (PreflopStrategy.MAKE2, 1, True, False, RAISE),
+        (PreflopStrategy.MAKE2, 2, True, True, CALL),
+        (PreflopStrategy.MAKE4, 3, True, True, RAISE),
     ],
 )
 def test_strategy_actions(strategy, bets, to_call, invested, expected):
@@ -89,8 +89,8 @@ def test_strategy_actions(strategy, bets, to_call, invested, expected):
 
 
 def test_capped_betting_turns_raises_into_calls():
-    assert strategy_action(PreflopStrategy.MAKE4, 4, True, True, can_raise=False) == "c"
-    assert strategy_action(PreflopStrategy.MAKE2, 1, True, False, can_raise=False) == "c"
+    assert strategy_action(PreflopStrategy.MAKE4, 4, True, True, can_raise=False) == CALL
+    assert strategy_action(PreflopStrategy.MAKE2, 1, True, False, can_raise=False) == CALL
 
 
 def test_reweighting_vector():
@@ -169,11 +169,11 @@ def rule(s, rules=PLAIN, seed=0):
 def test_postflop_priority_order():
     assert rule(
         replace(BASE, hand_strength_n=0.99, ehs_optimistic=0.99, bets_to_call=3, bets_made=3, to_call=30)
-    ) == ("r", "make4")
-    assert rule(replace(BASE, ehs_optimistic=0.9)) == ("r", "make2")
-    assert rule(replace(BASE, ehs_optimistic=0.9, bets_to_call=2, bets_made=2, to_call=20)) == ("c", "make2")
-    assert rule(replace(BASE, ehs_optimistic=0.6)) == ("r", "make1")
-    assert rule(replace(BASE, ehs_optimistic=0.6, bets_to_call=1, bets_made=1, to_call=10)) == ("c", "make1")
+    ) == (RAISE, "make4")
+    assert rule(replace(BASE, ehs_optimistic=0.9)) == (RAISE, "make2")
+    assert rule(replace(BASE, ehs_optimistic=0.9, bets_to_call=2, bets_made=2, to_call=20)) == (CALL, "make2")
+    assert rule(replace(BASE, ehs_optimistic=0.6)) == (RAISE, "make1")
+    assert rule(replace(BASE, ehs_optimistic=0.6, bets_to_call=1, bets_made=1, to_call=10)) == (CALL, "make1")
     # make1 facing two bets falls through unless it already called a bet this round
     facing2 = replace(
         BASE,
@@ -185,18 +185,18 @@ def test_postflop_priority_order():
         potential=0.0,
         ehs=0.1,
     )
-    assert rule(facing2) == ("f", "fold")
-    assert rule(replace(facing2, called_bet_this_round=True)) == ("c", "make1")
-    assert rule(replace(BASE, ehs_optimistic=0.3, potential=0.25)) == ("r", "semi-bluff")
-    assert rule(replace(BASE, ehs_optimistic=0.3, potential=0.15)) == ("c", "check")
-    assert rule(replace(BASE, ehs_optimistic=0.3, semi_bluffing=True, round_index=3)) == ("r", "semi-bluff")
+    assert rule(facing2) == (FOLD, "fold")
+    assert rule(replace(facing2, called_bet_this_round=True)) == (CALL, "make1")
+    assert rule(replace(BASE, ehs_optimistic=0.3, potential=0.25)) == (RAISE, "semi-bluff")
+    assert rule(replace(BASE, ehs_optimistic=0.3, potential=0.15)) == (CALL, "check")
+    assert rule(replace(BASE, ehs_optimistic=0.3, semi_bluffing=True, round_index=3)) == (RAISE, "semi-bluff")
     facing = replace(BASE, ehs_optimistic=0.3, ehs=0.0, bets_to_call=1, bets_made=1, to_call=10, pot=50)
-    assert rule(replace(facing, potential=0.2)) == ("c", "pot-odds")  # needs 10/60
-    assert rule(replace(facing, potential=0.1)) == ("f", "fold")
+    assert rule(replace(facing, potential=0.2)) == (CALL, "pot-odds")  # needs 10/60
+    assert rule(replace(facing, potential=0.1)) == (FOLD, "fold")
     river = replace(facing, round_index=3, potential=0.0)
-    assert rule(replace(river, hand_strength_n=0.2)) == ("c", "pot-odds")
-    assert rule(replace(river, hand_strength_n=0.1)) == ("f", "fold")
-    assert rule(replace(facing, potential=0.0, ehs=0.45)) == ("c", "showdown-odds")
+    assert rule(replace(river, hand_strength_n=0.2)) == (CALL, "pot-odds")
+    assert rule(replace(river, hand_strength_n=0.1)) == (FOLD, "fold")
+    assert rule(replace(facing, potential=0.0, ehs=0.45)) == (CALL, "showdown-odds")
 
 
 def test_never_folds_when_checking_is_free():
@@ -210,7 +210,7 @@ def test_never_folds_when_checking_is_free():
             potential=rng.random(),
             round_index=int(rng.integers(1, 4)),
         )
-        assert decide(s, PostflopRules(), rng)[0] != "f"
+        assert decide(s, PostflopRules(), rng)[0] != FOLD
 
 
 def test_deception_frequencies():

@@ -82,14 +82,14 @@ class Loki1Agent(Agent):
         hand.follow(view.actions, view.board, self.frequencies, view.seats, learning=not self.frozen)
         hand.catch_up(view.round)
         if view.round == PREFLOP:
-            letter = self._preflop(view, hand)
+            action = self._preflop(view, hand)
         else:
-            letter = self._postflop(view, hand)
-        if letter == "r" and RAISE not in view.legal_actions:
-            letter = "c"
-        if letter == "f" and view.to_call == 0:
-            letter = "c"  # never fold when checking is free
-        return {"f": FOLD, "c": CALL, "r": RAISE}[letter]
+            action = self._postflop(view, hand)
+        if action == RAISE and RAISE not in view.legal_actions:
+            action = CALL
+        if action == FOLD and view.to_call == 0:
+            action = CALL  # never fold when checking is free
+        return action
 
     def end_hand(self, end: HandEnd) -> None:
         hand = self._hand
@@ -98,7 +98,7 @@ class Loki1Agent(Agent):
         self.last_hand = hand
         self._hand = None
 
-    def _preflop(self, view: SeatView, hand: HandFollower) -> str:
+    def _preflop(self, view: SeatView, hand: HandFollower) -> int:
         if hand.strategy is None:
             hand.strategy = self._choose_strategy(view, hand)
             self.last_rule = hand.strategy.name
@@ -127,11 +127,11 @@ class Loki1Agent(Agent):
             shipped_table(group)[kind], group, config.tightness, position, small_blind, config.preflop_rules
         )
 
-    def _postflop(self, view: SeatView, hand: HandFollower) -> str:
+    def _postflop(self, view: SeatView, hand: HandFollower) -> int:
         config = self.config
         if hand.check_raise_round == view.round and view.to_call > 0:
             self.last_rule = "check-raise"
-            return "r"
+            return RAISE
         opponents = len(hand.opponents())
         dead = list(view.hole) + list(view.board)
         field = hand.field(dead)
@@ -163,9 +163,9 @@ class Loki1Agent(Agent):
             semi_bluffing=hand.semi_bluffing,
             can_raise=RAISE in view.legal_actions,
         )
-        letter, rule = decide(situation, config.rules, self.rng)
+        action, rule = decide(situation, config.rules, self.rng)
         if rule == "check-raise":
             hand.check_raise_round = view.round
         hand.semi_bluffing = rule == "semi-bluff" or (hand.semi_bluffing and view.to_call == 0)
         self.last_rule = rule
-        return letter
+        return action

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.analysis.effective import pot_odds
 from pokerlab.engine import RIVER
 
@@ -71,10 +72,10 @@ def showdown_odds(s: PostflopSituation) -> float:
     return invest / (final_pot + invest)
 
 
-def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator) -> tuple[str, str]:
-    """(action, rule): action 'f' fold, 'c' check/call, 'r' bet/raise; rule names what decided it."""
+def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator) -> tuple[int, str]:
+    """(action, rule): FOLD, CALL (check or call) or RAISE (bet or raise); rule names what decided it."""
     facing = s.bets_to_call > 0
-    raise_or_call = "r" if s.can_raise else "c"
+    raise_or_call = RAISE if s.can_raise else CALL
     if rules.deception:
         if (
             not facing
@@ -82,7 +83,7 @@ def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator)
             and s.opponents_to_act > 0
             and rng.random() < rules.check_raise_probability
         ):
-            return "c", "check-raise"
+            return CALL, "check-raise"
         if (
             not facing
             and s.round_index == RIVER
@@ -90,27 +91,27 @@ def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator)
             and s.opponents_active <= rules.bluff_max_opponents
             and rng.random() < rules.bluff_probability
         ):
-            return "r", "bluff"
+            return RAISE, "bluff"
     if s.hand_strength_n >= rules.make4:
         return raise_or_call, "make4"
     if s.ehs_optimistic >= rules.make2:
-        return ("r" if s.bets_made < 2 and s.can_raise else "c"), "make2"
+        return (RAISE if s.bets_made < 2 and s.can_raise else CALL), "make2"
     if s.ehs_optimistic >= rules.make1:
         if not facing:
-            return "r", "make1"
+            return RAISE, "make1"
         if s.bets_to_call < 2 or s.called_bet_this_round:
             if rules.deception and rng.random() < rules.balancing_raise_probability:
                 return raise_or_call, "balancing-raise"
-            return "c", "make1"
+            return CALL, "make1"
     if rules.semi_bluff and not facing:
         # having semi-bluffed, keep betting while nobody else bets (Papp §6.4)
         if s.semi_bluffing or (s.round_index < RIVER and s.potential >= semi_bluff_odds(s.bet_size, s.pot)):
-            return "r", "semi-bluff"
+            return RAISE, "semi-bluff"
     if facing:
         chance = s.hand_strength_n if s.round_index == RIVER else s.potential
         if rules.pot_odds_calls and chance >= pot_odds(s.to_call, s.pot):
-            return "c", "pot-odds"
+            return CALL, "pot-odds"
         if rules.showdown_odds and s.round_index < RIVER and s.ehs >= showdown_odds(s):
-            return "c", "showdown-odds"
-        return "f", "fold"
-    return "c", "check"
+            return CALL, "showdown-odds"
+        return FOLD, "fold"
+    return CALL, "check"

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from pokerlab.actions import CALL, FOLD, RAISE
+
 
 class PreflopStrategy(IntEnum):
     """Pre-flop strategies, least aggressive first (Papp 1998 §6.1, App. B)."""
@@ -144,21 +146,21 @@ def select_strategy(
 
 def strategy_action(
     strategy: PreflopStrategy, bets: int, to_call: bool, invested_voluntarily: bool, can_raise: bool = True
-) -> str:
-    """The action a strategy takes: 'f' fold, 'c' check/call, 'r' bet/raise (ACPC letters).
+) -> int:
+    """The action a strategy takes: FOLD, CALL (check or call) or RAISE (bet or raise).
 
     bets: bets and raises made this round so far (the big blind counts as one pre-flop);
     to_call: whether this player faces a bet; invested_voluntarily: whether it already put money in
     this round of its own accord (blinds do not count); can_raise: whether the cap allows a raise.
     """
     if strategy == PreflopStrategy.MAKE4:
-        return "r" if can_raise else "c"
+        return RAISE if can_raise else CALL
     if strategy == PreflopStrategy.MAKE2:
-        return "r" if bets < 2 and can_raise else "c"
+        return RAISE if bets < 2 and can_raise else CALL
     if strategy == PreflopStrategy.CALL2:
-        return "c"
+        return CALL
     if strategy in (PreflopStrategy.CALL1, PreflopStrategy.MAKE1):
         if not to_call:
-            return "r" if strategy == PreflopStrategy.MAKE1 and bets == 0 else "c"
-        return "f" if bets >= 2 and not invested_voluntarily else "c"
-    return "c" if not to_call else "f"
+            return RAISE if strategy == PreflopStrategy.MAKE1 and bets == 0 else CALL
+        return FOLD if bets >= 2 and not invested_voluntarily else CALL
+    return CALL if not to_call else FOLD
