@@ -72,3 +72,16 @@ def test_human_in_a_match_at_end_of_input(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["match", "--agents", "human,call", "--hands", "3"]) == 2
     assert capsys.readouterr().err.strip() == "pokerlab: error: end of input: the human player left the match"
+
+
+def test_an_unusable_out_is_one_line_and_exit_2(tmp_path, capsys):
+    """--out that is a file, or lies below one, or cannot be created: one clear line, no traceback."""
+    from pokerlab.interfaces.cli import main
+
+    existing = tmp_path / "d1.json"
+    existing.write_text("{}")
+    for out in (existing, existing / "x", "/dev/null/x"):
+        assert main(["match", "--agents", "call,raise", "--hands", "5", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "cannot write the results folder" in err and "Traceback" not in err
+    assert existing.read_text() == "{}"  # nothing written over

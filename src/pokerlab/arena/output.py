@@ -63,6 +63,17 @@ class ResultsWriter:
         self.out, self.labels = out, labels
         self.completed: dict[int, dict] = {}
         self.kept_rows: list[list[str]] = []
+        self._positions: dict[tuple[int, ...], str] = {}  # the text of each seating, made once
+        try:
+            self._open(meta, resume)
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot write the results folder {str(out)!r}: {exc.strerror or exc}; --out takes a folder "
+                "that can be created and written (a new one, or one of a killed run with --resume)"
+            ) from None
+
+    def _open(self, meta: dict, resume: bool) -> None:
+        out, labels = self.out, self.labels
         header = ["hand", "deal", "session", "positions", *labels]
         if (out / "config.json").exists():
             if not resume:
@@ -90,7 +101,6 @@ class ResultsWriter:
         self.csv_file.flush()
         (out / "hands.sqlite").unlink(missing_ok=True)
         self.store = HandStore(out / "hands.sqlite")
-        self._positions: dict[tuple[int, ...], str] = {}  # the text of each seating, made once
 
     def _check_meta(self, meta: dict) -> None:
         try:
