@@ -5,7 +5,7 @@ takes in the opponents' actions when it is asked to act) over seeded hands on on
 median per street. No installed library plays Loki-1, so there is no peer figure; the hand-assessment
 kernels it rests on are compared with eval7 and phevaluator in benchmarks/analysis.py.
 
-Run: ``.venv/bin/python benchmarks/loki.py [--hands N] [--seed S]``.
+Run: ``.venv/bin/python benchmarks/loki.py [--hands N] [--seed S] [--no-cache]``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numpy as np
 
 from pokerlab import play_match
 from pokerlab.agents.loki1 import VARIANTS, Loki1Agent
+from pokerlab.analysis.potential import COUNTS_CACHE
 from pokerlab.engine import ROUND_NAMES
 from pokerlab.experiments.loki import ABLATION
 
@@ -39,10 +40,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=1000, help="hands at the ten-seat table (default 1000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-cache", action="store_true", help="compute every potential table afresh")
     args = parser.parse_args()
+    COUNTS_CACHE.enabled = not args.no_cache
 
     play_match([Timed(VARIANTS[name]) for name in ABLATION[:2]], 20, seed=0)  # compile / load caches
     players = [Timed(VARIANTS[name]) for name in ABLATION for _ in range(2)]
+    COUNTS_CACHE.clear()
     start = time.perf_counter()
     play_match(players, args.hands, seed=args.seed, block=args.hands)
     elapsed = time.perf_counter() - start
@@ -65,6 +69,11 @@ def main() -> None:
         f"{np.percentile(everything, 90):>9.3f}{everything.max():>9.2f}"
     )
     print("targets: median <= 2 ms; flop (two-card potential) <= 10 ms")
+    if COUNTS_CACHE.enabled:
+        print(
+            f"potential counts cache: {COUNTS_CACHE.hits + COUNTS_CACHE.misses} look-ups, "
+            f"{COUNTS_CACHE.hit_rate:.0%} hits, {len(COUNTS_CACHE)} entries"
+        )
     rate = args.hands / elapsed
     print(
         f"{rate:.0f} hands/s on one core: the 100,000-hand ablation would take about "

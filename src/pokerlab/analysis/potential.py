@@ -10,10 +10,18 @@ at the end). From it, Billings et al. 1998 §4.2:
 
 with S the row sum, and 0 where the denominator is 0. Two cards to come is only on the flop (990 turn and
 river pairs per subcase, 1,070,190 cases); one card to come is on the flop (45) and turn (44).
+
+A subcase's counts (its row, and how many completions end ahead, tied, behind) do not depend on the
+weights, which only scale them. `potential_of` therefore keeps the counts of every live holding per (hole,
+board, cards to come) in a bounded LRU cache (`COUNTS_CACHE`) and combines them with the weights of each
+decision (`combine_counts`): a player acting twice on a flop, or the replays of a duplicate deal, count
+once. The sums run in the order of `potential_counts`, the plain kernel kept as the oracle, so the tables
+are equal to the last bit; ``COUNTS_CACHE.enabled = False`` turns the cache off.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numba as nb
@@ -162,11 +170,113 @@ def potential_counts(
     return table
 
 
+@nb.njit(cache=True)
+def holding_counts(hole: np.ndarray, board: np.ndarray, cards_to_come: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every holding's row of T (AHEAD, TIED, BEHIND now; -1 where it meets our cards) and its completions
+    ending ahead, tied, behind (int16, at most 990), whatever the weights (numba kernel)."""
+    board_key, board_mask = hand_key(board)
+    key, mask = add_card(board_key, board_mask, hole[0])
+    hole_key, hole_mask = add_card(key, mask, hole[1])
+    now = rank_of(hole_key, hole_mask)
+    keys, masks = _completions(hole_mask, cards_to_come)
+    ours = np.empty(keys.size, dtype=np.int32)
+    for j in range(keys.size):
+        ours[j] = rank_of(hole_key + keys[j], hole_mask | masks[j])
+    rows = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int8)
+    counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
+    for i in range(HOLDING_CARDS.shape[0]):
+        if (CARD_MASKS[HOLDING_CARDS[i, 0]] | CARD_MASKS[HOLDING_CARDS[i, 1]]) & hole_mask:
+            continue
+        key, mask = add_card(board_key, board_mask, HOLDING_CARDS[i, 0])
+        key, mask = add_card(key, mask, HOLDING_CARDS[i, 1])
+        theirs = rank_of(key, mask)
+        rows[i] = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
+        ahead = tied = cases = 0
+        for j in range(keys.size):
+            if masks[j] & mask:
+                continue
+            theirs = rank_of(key + keys[j], mask | masks[j])
+            ahead += ours[j] > theirs
+            tied += ours[j] == theirs
+            cases += 1
+        counts[i, AHEAD] = ahead
+        counts[i, TIED] = tied
+        counts[i, BEHIND] = cases - ahead - tied
+    return rows, counts
+
+
+@nb.njit(cache=True)
+def combine_counts(rows: np.ndarray, counts: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The weighted table T from `holding_counts`: each subcase (live, weight > 0) adds its counts times its
+    weight to its row, in the order and arithmetic of `potential_counts` (numba kernel)."""
+    table = np.zeros((3, 3))
+    for i in range(rows.size):
+        row = rows[i]
+        if row < 0 or not weights[i] > 0:
+            continue
+        w = weights[i]
+        table[row, AHEAD] += w * np.int64(counts[i, AHEAD])
+        table[row, TIED] += w * np.int64(counts[i, TIED])
+        table[row, BEHIND] += w * np.int64(counts[i, BEHIND])
+    return table
+
+
+class CountsCache:
+    """A bounded LRU cache of `holding_counts` per (hole, board, cards to come), with hit counts.
+
+    An entry holds 1,326 rows and 3 x 1,326 counts (9.3 KB): the default 2,048 entries take at most 19 MB.
+    """
+
+    def __init__(self, maxsize: int = 2048) -> None:
+        self.maxsize = maxsize
+        self.enabled = True
+        self.hits = self.misses = 0
+        self._entries: OrderedDict = OrderedDict()
+
+    def counts(self, hole: np.ndarray, board: np.ndarray, cards_to_come: int) -> tuple[np.ndarray, ...]:
+        """The (rows, counts) of `holding_counts`, computed once per cards (in any order) while cached."""
+        a, b = int(hole[0]), int(hole[1])
+        key = (min(a, b), max(a, b), np.sort(board).tobytes(), cards_to_come)
+        entry = self._entries.get(key)
+        if entry is not None:
+            self.hits += 1
+            self._entries.move_to_end(key)
+            return entry
+        self.misses += 1
+        entry = holding_counts(hole, board, cards_to_come)
+        self._entries[key] = entry
+        if len(self._entries) > self.maxsize:
+            self._entries.popitem(last=False)
+        return entry
+
+    def clear(self) -> None:
+        """Drop every entry and reset the hit counts."""
+        self._entries.clear()
+        self.hits = self.misses = 0
+
+    @property
+    def hit_rate(self) -> float:
+        """Hits over look-ups (0 before any)."""
+        total = self.hits + self.misses
+        return self.hits / total if total else 0.0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+#: The process's cache of per-holding potential counts, shared by every player; `enabled` False turns it off.
+COUNTS_CACHE = CountsCache()
+
+
 def potential_of(known: Situation) -> HandPotential:
     """Hand potential in a prepared `Situation`: both look-aheads on the flop, one on the turn, none after."""
 
     def table(cards_to_come: int) -> PotentialTable:
-        counts = potential_counts(known.hole, known.board, known.weights, cards_to_come)
+        if COUNTS_CACHE.enabled:
+            rows, holding = COUNTS_CACHE.counts(known.hole, known.board, cards_to_come)
+            counts = combine_counts(rows, holding, known.weights)
+        else:
+            counts = potential_counts(known.hole, known.board, known.weights, cards_to_come)
         return PotentialTable(counts, cards_to_come, known.weighted)
 
     board_size = known.board.size
