@@ -113,6 +113,7 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
         combine_counts,
         holding_counts,
         potential_counts,
+        two_card_holding_counts,
     )
 
     cache = CountsCache(maxsize=3)
@@ -125,6 +126,9 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
             plain = potential_counts(hole, board, weights, cards_to_come)
             rows, counts = holding_counts(hole, board, cards_to_come)
             assert np.array_equal(combine_counts(rows, counts, weights), plain)
+            if cards_to_come == 2:
+                by_sets = two_card_holding_counts(hole, board)
+                assert np.array_equal(by_sets[0], rows) and np.array_equal(by_sets[1], counts)
             again = cache.counts(hole[::-1], board[::-1], cards_to_come)  # any card order, the same entry
             assert cache.counts(hole, board, cards_to_come) is again
             assert (rows >= 0).sum() == (52 - 2 - board.size) * (51 - 2 - board.size) // 2

@@ -13,7 +13,7 @@ import numpy as np
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.config import Loki1Config
 from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
-from pokerlab.holdings import NUM_HOLDINGS, field_array
+from pokerlab.holdings import NUM_HOLDINGS, live_holdings
 from pokerlab.modeling.frequencies import (
     DEFAULT_FREQUENCIES,
     ActionFrequencies,
@@ -59,7 +59,9 @@ class HandFollower:
         """Reset what is counted per round; save the tables the round's re-weighting starts from."""
         self.round = round_index
         self.acted = [False] * self.players  # acted this round
-        self.saved = self.weights.copy()  # the tables at the start of the round (Papp 1998 ch. 7)
+        # the tables at the start of the round (Papp 1998 ch. 7), saved per opponent at its first re-weighting
+        # in the round: until then its row of `weights` is that table
+        self.saved: dict[int, np.ndarray] = {}
         self.threshold[:] = -np.inf  # the highest threshold applied this round, per opponent
         self.called_bet = False  # we called a bet this round
 
@@ -137,18 +139,27 @@ class HandFollower:
         if mu <= self.threshold[p]:
             return  # one re-weighting per opponent and round, from the round's saved table
         self.threshold[p] = mu
-        self.weights[p] = reweight(self.saved[p], values, mu, sigma)
+        saved = self.saved.get(p)
+        if saved is None:
+            saved = self.saved[p] = self.weights[p].copy()
+        self.weights[p] = reweight(saved, values, mu, sigma)
 
     def opponents(self) -> list[int]:
         """Positions of the opponents still in the hand."""
         return [p for p in range(self.players) if p != self.me and not self.folded[p]]
 
-    def field(self, dead: list[int]) -> np.ndarray | None:
+    def field(self, dead: tuple[int, ...]) -> np.ndarray | None:
         """The field array of the active opponents (Papp 1998 §5.2.1, §7.3.1), or None (uniform) without
-        weighting."""
+        weighting: `field_array`'s arithmetic, without its checks (our tables are valid, every live
+        holding keeps a weight >= 0.01)."""
         if not self.config.weighting:
             return None
-        return field_array([self.weights[p] for p in self.opponents()], dead)
+        live = live_holdings(dead)
+        tables = []
+        for p in self.opponents():
+            table = np.where(live, self.weights[p], 0.0)
+            tables.append(table / table.sum())
+        return np.mean(tables, axis=0)
 
     def opponents_to_act(self) -> int:
         """Active opponents who have not acted yet in this round."""
