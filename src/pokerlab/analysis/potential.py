@@ -228,24 +228,29 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
         for b in range(a + 1, n):
             ours[a, b] = ours[b, a] = rank_of(hole_key + keys[a] + keys[b], hole_mask | masks[a] | masks[b])
     # tally[a, b], a < b: for holding {a, b}, completions we end ahead + 65,536 x those we tie (<= 990 each)
-    tally = np.zeros((n, n), dtype=np.int64)
+    tally = np.zeros((n, n), dtype=np.int32)
+    ranks = np.empty(n, dtype=np.int32)  # the opponent's final ranks of the sets {a, b, c, d}, d > c
     for a in range(n):
         ka, ma = board_key + keys[a], board_mask | masks[a]
         for b in range(a + 1, n):
             kb, mb, o_ab = ka + keys[b], ma | masks[b], ours[a, b]
-            t_ab = 0
+            t_ab = np.int32(0)
             for c in range(b + 1, n):
                 kc, mc, o_ac, o_bc = kb + keys[c], mb | masks[c], ours[a, c], ours[b, c]
-                t_ac = t_bc = 0
                 for d in range(c + 1, n):
-                    r = rank_of(kc + keys[d], mc | masks[d])
-                    o_cd, o_bd, o_ad = ours[c, d], ours[b, d], ours[a, d]
-                    t_ab += (o_cd > r) + ((o_cd == r) << 16)
-                    tally[c, d] += (o_ab > r) + ((o_ab == r) << 16)
-                    t_ac += (o_bd > r) + ((o_bd == r) << 16)
-                    tally[b, d] += (o_ac > r) + ((o_ac == r) << 16)
-                    tally[a, d] += (o_bc > r) + ((o_bc == r) << 16)
-                    t_bc += (o_ad > r) + ((o_ad == r) << 16)
+                    ranks[d] = rank_of(kc + keys[d], mc | masks[d])
+                # six splits of {a, b, c, d} into a holding and a completion (branch-free, vectorised)
+                t_ac = t_bc = np.int32(0)
+                row_a, row_b, row_c = tally[a], tally[b], tally[c]
+                ours_a, ours_b, ours_c = ours[a], ours[b], ours[c]
+                for d in range(c + 1, n):
+                    r = ranks[d]
+                    t_ab += np.int32(ours_c[d] > r) + (np.int32(ours_c[d] == r) << 16)
+                    row_c[d] += np.int32(o_ab > r) + (np.int32(o_ab == r) << 16)
+                    t_ac += np.int32(ours_b[d] > r) + (np.int32(ours_b[d] == r) << 16)
+                    row_b[d] += np.int32(o_ac > r) + (np.int32(o_ac == r) << 16)
+                    row_a[d] += np.int32(o_bc > r) + (np.int32(o_bc == r) << 16)
+                    t_bc += np.int32(ours_a[d] > r) + (np.int32(ours_a[d] == r) << 16)
                 tally[a, c] += t_ac
                 tally[b, c] += t_bc
             tally[a, b] += t_ab
