@@ -12,15 +12,21 @@ from pokerlab.analysis.potential import COUNTS_CACHE
 
 FIELD = ["loki1", "loki1-uniform", "loki1-no-potential", "loki1-basic", "loki1-simple-preflop"]
 
-#: sha256 of the nets (int64, hands x seats) of `_nets(duplicate)`, made before the caches and fast paths
+#: sha256 of the nets (int64, hands x seats) of `_nets(case)`, made by the code before the caches and fast
+#: paths (commit 569ce71)
 BEFORE = {
-    False: "f64b313ac971c09433156983d4b4d0e732aef6438d657631723804b0b8d3d8cb",
-    True: "931dc3c066104117ac6e862e532256f34d24dde55668cc8762047929344feef9",
+    "ring": "f64b313ac971c09433156983d4b4d0e732aef6438d657631723804b0b8d3d8cb",
+    "duplicate": "931dc3c066104117ac6e862e532256f34d24dde55668cc8762047929344feef9",
+    "generic": "5e5e741618c1cc82cc76c1fc6850a68f77e30b3e72a20329eee1aa7f983c408b",
 }
 
 
-def _nets(duplicate: bool) -> np.ndarray:
+def _nets(case: str) -> np.ndarray:
+    if case == "generic":  # generic modelling, and opponents that are not Loki
+        players = [Loki1Agent(VARIANTS[n]) for n in ["loki1-generic", "loki1"] * 3] + ["raise", "call"]
+        return play_match(players, 150, seed=12).nets
     players = [Loki1Agent(VARIANTS[name]) for name in FIELD for _ in range(2)]
+    duplicate = case == "duplicate"
     hands = 15 if duplicate else 150  # 15 deals replayed at every seat are 150 hands
     return play_match(players, hands, seed=11, duplicate=duplicate).nets
 
@@ -38,13 +44,27 @@ def _digest(nets: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(nets, dtype=np.int64).tobytes()).hexdigest()
 
 
-@pytest.mark.parametrize("duplicate", [False, True])
-def test_every_hand_as_without_the_cache_and_as_before(duplicate, request):
+@pytest.mark.parametrize("case", ["ring", "duplicate", "generic"])
+def test_every_hand_as_without_the_cache_and_as_before(case, request):
     request.getfixturevalue("cache_off")
-    plain = _nets(duplicate)
+    plain = _nets(case)
     COUNTS_CACHE.enabled = True
-    cached = _nets(duplicate)
+    cached = _nets(case)
     assert COUNTS_CACHE.hits > 0 and COUNTS_CACHE.misses > 0
-    assert plain.shape == (150, 10) and np.abs(plain).sum() > 0
+    assert len(plain) == 150 and np.abs(plain).sum() > 0
     assert np.array_equal(cached, plain)
-    assert _digest(cached) == BEFORE[duplicate]
+    assert _digest(cached) == BEFORE[case]
+
+
+def test_one_mixed_frequency_equals_the_mixed_row_to_the_last_bit():
+    from pokerlab.modeling.frequencies import ActionFrequencies
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        freq = ActionFrequencies()
+        freq.counts[:] = rng.integers(0, 12, freq.counts.shape) * (rng.random(freq.counts.shape) < 0.6)
+        for round_index in range(4):
+            for bets in range(4):
+                row = freq.mixed(round_index, bets)
+                got = [freq.mixed_frequency(round_index, bets, a) for a in range(3)]
+                assert got == row.tolist()

@@ -18,7 +18,6 @@ from pokerlab.modeling.frequencies import (
     DEFAULT_FREQUENCIES,
     ActionFrequencies,
     bet_bucket,
-    threshold_percentile,
 )
 from pokerlab.modeling.holding_values import postflop_values, preflop_values, sorted_preflop_values
 from pokerlab.modeling.reweighting import percentile_value, reweight
@@ -122,13 +121,17 @@ class HandFollower:
             freq.observe(self.round, faced, action)
         if action == FOLD or not (reweighting and config.weighting):
             return
-        if config.modelling == "specific":
-            mixed = freq.mixed(self.round, faced)
-        else:
-            mixed = DEFAULT_FREQUENCIES[bet_bucket(faced)]
-        percentile = threshold_percentile(mixed, action, faced)
-        if percentile is None:
+        # `threshold_percentile` of the mixed frequencies, from the one entry it reads: a free check says
+        # nothing; a bet needs 1 - f''(bet), a call or raise facing a bet f''(fold)
+        bucket = bet_bucket(faced)
+        if bucket == 0 and action != RAISE:
             return
+        needed = RAISE if bucket == 0 else FOLD
+        if config.modelling == "specific":
+            frequency = freq.mixed_frequency(self.round, faced, needed)
+        else:
+            frequency = float(DEFAULT_FREQUENCIES[bucket, needed])
+        percentile = 1.0 - frequency if bucket == 0 else frequency
         if self.round == PREFLOP:
             ordered = sorted_preflop_values()
             if percentile < config.no_reweight_percentile:
