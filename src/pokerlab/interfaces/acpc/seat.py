@@ -66,7 +66,7 @@ class AcpcPlayer:
 
     def _leave(self, why: str) -> None:
         hand = getattr(self, "hand", None)
-        self.gone = why if hand is None else f"{why} (hand {hand})"
+        self.gone = f"disconnected: {why}" + ("" if hand is None else f" (in hand {hand})")
         if self.channel is not None:
             self.channel.close()
             self.channel = None
