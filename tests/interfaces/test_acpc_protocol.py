@@ -1,4 +1,4 @@
-"""ACPC game definitions and MATCHSTATE lines (ACPC protocol 2.0.0, Gibson et al. 2013)."""
+"""ACPC game definitions and MATCHSTATE lines (ACPC protocol 2.0.0)."""
 
 from __future__ import annotations
 

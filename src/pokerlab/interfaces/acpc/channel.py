@@ -1,7 +1,7 @@
 """Protocol lines over a TCP socket, with deadlines: the one piece of socket code the client and dealer share.
 
-Lines end in "\\r\\n" when sent and in "\\n" (a "\\r" before it dropped) when read (ACPC protocol 2.0.0,
-Gibson et al. 2013, "Communication"). A line longer than `MAX_LINE` bytes is skipped up to its end and
+Lines end in "\\r\\n" when sent and in "\\n" (a "\\r" before it dropped) when read (ACPC protocol 2.0.0). A
+line longer than `MAX_LINE` bytes is skipped up to its end and
 reported as `LineTooLong`; small messages are sent at once (TCP_NODELAY), as the protocol is one short
 line at a time.
 """

@@ -3,7 +3,7 @@
 The dealer listens on 127.0.0.1 only (one port per seat, fixed or picked by the system), deals with our
 engine and dealing (the cards of deal d depend on the seed alone, so the same seed deals the same cards
 as `play_match`), moves the button one seat a hand as our sessions do, and plays every hand through
-`Table` with `AcpcPlayer` seats (their rules: ACPC protocol 2.0.0, Gibson et al. 2013). A seat that never
+`Table` with `AcpcPlayer` seats (their rules: ACPC protocol 2.0.0). A seat that never
 connects, never says VERSION or disconnects is folded (or checked) for the rest of its session and the
 match goes on to the end; the report says which seat left, when and why.
 
@@ -167,8 +167,8 @@ def run_dealer(
 
         meta = run_meta(labels, config, seed, duplicate, hands, 1000, len(jobs))
         writer = ResultsWriter(Path(out), labels, meta)
-    log = open(log_path, "w") if log_path else None  # noqa: SIM115 - closed in finally
     listeners = listen(ports)
+    log = open(log_path, "w") if log_path else None  # noqa: SIM115 - closed in finally
     players = [
         AcpcPlayer(s, label, action_timeout, hand_timeout, connect_timeout)
         for s, label in zip(listeners, labels, strict=True)
@@ -212,6 +212,8 @@ def run_dealer(
             s.close()
         if writer:
             writer.close()
+        if log:
+            log.close()
     rows.sort()
     result = MatchResult.of_rows(
         labels,
@@ -227,8 +229,8 @@ def run_dealer(
     totals = result.nets.sum(axis=0) if result.hands else [0] * n
     score = score_line(totals, labels)
     if log:
-        log.write(score + "\n")
-        log.close()
+        with open(log_path, "a") as f:
+            f.write(score + "\n")
     if writer:
         writer.finish(result)
     return DealerResult(result, score, left, dict(zip(labels, warnings, strict=True)))

@@ -1,7 +1,7 @@
 """ACPC game definitions (GAMEDEF ... END GAMEDEF) read, written and mapped to our `GameConfig`.
 
-The format is the Annual Computer Poker Competition's (ACPC protocol 2.0.0, Gibson et al. 2013, "Game
-definitions"): one ``key = values`` line per setting, values per seat or per round, seats and rounds
+The format is the Annual Computer Poker Competition's (ACPC protocol 2.0.0): one ``key = values`` line per
+setting, values per seat or per round, seats and rounds
 numbered from 1 in ``firstPlayer``. ACPC seats in a hand are our positions: position 0 sits first left
 of the button, heads-up it posts the big blind ("reverse blinds", ``blind = BB SB``) and the button acts
 first before the flop; with 3+ players position 0 posts the small blind and position 2 opens the betting.

@@ -1,7 +1,7 @@
 """ACPC MATCHSTATE lines: parse, format, and replay them through the engine to see whose turn it is.
 
-A line is ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` (ACPC protocol 2.0.0, Gibson et al. 2013,
-"Dealer to client"): ``betting`` holds the actions of each round separated by '/', ``f``, ``c`` and
+A line is ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` (ACPC protocol 2.0.0): ``betting`` holds the
+actions of each round separated by '/', ``f``, ``c`` and
 ``r`` (no-limit games add the raise-to amount, ``r250``); ``cards`` holds each position's hole cards
 separated by '|' (empty where unseen) and then, after '/', the board cards of each round dealt. Lines
 longer than `MAX_LINE` bytes are refused, as the protocol's fixed buffers do.

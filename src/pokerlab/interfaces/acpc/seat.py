@@ -2,7 +2,7 @@
 
 `AcpcPlayer` answers the calls of our other players (`new_session`, `begin_hand`, `observe`, `act`,
 `end_hand`, `close`), so the dealer is our `Table` with remote seats. It follows the ACPC dealer's rules
-(ACPC protocol 2.0.0, Gibson et al. 2013):
+(ACPC protocol 2.0.0):
 
 * a session starts when the client connects and sends ``VERSION:2.<minor>.<rev>``; a client that does not
   connect, stays silent or sends anything else first is gone for the session (its hands are checked or
