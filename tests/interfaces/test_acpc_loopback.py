@@ -3,6 +3,7 @@ against a scripted fake dealer. Every socket wait here is bounded by a timeout."
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -270,3 +271,15 @@ def test_cli_errors_are_one_line(capsys):
     assert "3 players" in capsys.readouterr().err
     assert main(["acpc", "play", "--agent", "call", "--game", "holdem.limit.3p", "127.0.0.1", "1"]) == 2
     assert "cannot connect" in capsys.readouterr().err
+
+
+def test_acpc_match_command_plays_duplicate_over_the_protocol(capsys, tmp_path):
+    status = main(
+        ["acpc", "match", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "30", "--seed", "4",
+         "--connect-timeout", "30", "--json", "--out", str(tmp_path / "m"), "random", "raise"]
+    )  # fmt: skip
+    assert status == 0
+    result = json.loads(capsys.readouterr().out)
+    local = pokerlab.duplicate_tournament(["random", "raise"], deals=30, seed=4)
+    assert [r["total"] for r in result["results"]] == [r.total for r in local.results]
+    assert result["hands"] == 60 and (tmp_path / "m" / "summary.json").is_file()
