@@ -613,6 +613,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", help="a .phh or .phhs file, a folder of them, hands.sqlite or a results folder")
     p.set_defaults(func=cmd_history_show)
+    from pokerlab.interfaces.acpc.commands import add_acpc_parser
+
+    add_acpc_parser(sub, _Parser)
     return parser
 
 
