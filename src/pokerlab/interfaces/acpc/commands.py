@@ -14,6 +14,7 @@ import sys
 import threading
 
 from pokerlab.errors import ConfigError
+from pokerlab.interfaces.report import results_table
 
 _PLAY_DOC = (
     """Play one of our agents at an ACPC dealer (protocol 2.0.0) at HOST PORT until the dealer closes."""
@@ -132,12 +133,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         f"{match.hands} hands over the ACPC protocol: {args.hands} deals, each played {len(agents)} times, "
         f"seed {args.seed}"
     )
-    print(f"{'seat':>4}  {'agent':<16}{'total':>10}{'sb/hand':>10}{'mbb/hand':>11}  95% CI (sb/hand)")
-    for r in match.results:
-        print(
-            f"{r.seat:>4}  {r.agent:<16}{r.total:>10}{r.sb_per_hand:>10.3f}{r.mbb_per_hand:>11.1f}"
-            f"  [{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]" + (f"  faults {r.faults}" if r.faults else "")
-        )
+    print(results_table(match.results))
     print(result.score)
     return 0
 
