@@ -133,11 +133,6 @@ class Agent:
         self.load_learned_state(state)
 
 
-def action_of(choice: int | Decision) -> int:
-    """The action of what `act` returned (an int or a `Decision`)."""
-    return choice.action if isinstance(choice, Decision) else choice
-
-
 def overrides(agent: Agent, hook: str) -> bool:
     """Whether the agent's class overrides `Agent.<hook>` (the table skips hooks nobody listens to)."""
     return getattr(type(agent), hook) is not getattr(Agent, hook)

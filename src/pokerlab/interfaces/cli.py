@@ -23,6 +23,7 @@ from pokerlab.evaluator import best_five, describe, evaluate
 from pokerlab.experiments import EXPERIMENTS
 from pokerlab.handclass import NUM_CLASSES
 from pokerlab.holdings import load_weights
+from pokerlab.interfaces.report import results_table
 
 
 class _UsageError(Exception):
@@ -240,12 +241,7 @@ def cmd_match(args: argparse.Namespace) -> int:
                 f"session {report.session}: {report.hands_played} of {report.hands_asked} hands: "
                 f"{report.ended}"
             )
-    print(f"{'seat':>4}  {'agent':<16}{'total':>10}{'sb/hand':>10}{'mbb/hand':>11}  95% CI (sb/hand)")
-    for r in result.results:
-        print(
-            f"{r.seat:>4}  {r.agent:<16}{r.total:>10}{r.sb_per_hand:>10.3f}{r.mbb_per_hand:>11.1f}"
-            f"  [{r.ci95[0]:.3f}, {r.ci95[1]:.3f}]" + (f"  faults {r.faults}" if r.faults else "")
-        )
+    print(results_table(result.results))
     if result.out:
         print(f"results in {result.out}")
     return 0
@@ -613,6 +609,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", help="a .phh or .phhs file, a folder of them, hands.sqlite or a results folder")
     p.set_defaults(func=cmd_history_show)
+    from pokerlab.interfaces.acpc.commands import add_acpc_parser
+
+    add_acpc_parser(sub, _Parser)
     return parser
 
 

@@ -1,0 +1,87 @@
+"""Protocol lines over a TCP socket, with deadlines: the one piece of socket code the client and dealer share.
+
+Lines end in "\\r\\n" when sent and in "\\n" (a "\\r" before it dropped) when read (ACPC protocol 2.0.0). A
+line longer than `MAX_LINE` bytes is skipped up to its end and
+reported as `LineTooLong`; small messages are sent at once (TCP_NODELAY), as the protocol is one short
+line at a time.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+
+from pokerlab.errors import PokerlabError
+from pokerlab.interfaces.acpc.matchstate import MAX_LINE
+
+
+class ConnectionClosed(PokerlabError):
+    """The other side closed the connection (or it broke)."""
+
+
+class LineTooLong(PokerlabError):
+    """A line longer than the protocol allows arrived; it was skipped."""
+
+
+class Channel:
+    """Reads and writes lines on a connected socket."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buffer = b""
+        self.skipping = False  # inside an over-long line, dropping bytes up to its end
+        self.timeout: float | None = -1.0
+
+    def _settimeout(self, timeout: float | None) -> None:
+        if timeout != self.timeout:
+            self.sock.settimeout(timeout)
+            self.timeout = timeout
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        """The next line (without its end); None when `timeout` seconds pass first.
+
+        Raises `ConnectionClosed` at the end of the stream, `LineTooLong` for a line over `MAX_LINE` bytes.
+        """
+        ends = None if timeout is None else time.monotonic() + timeout
+        while True:
+            i = self.buffer.find(b"\n")
+            if i >= 0:
+                line, self.buffer = self.buffer[:i], self.buffer[i + 1 :]
+                if self.skipping or len(line) > MAX_LINE + 1:
+                    self.skipping = False
+                    raise LineTooLong(f"a line over {MAX_LINE} bytes was skipped")
+                return line.rstrip(b"\r").decode("utf-8", "replace")
+            if len(self.buffer) > MAX_LINE + 1:
+                self.buffer, self.skipping = b"", True
+            if ends is None:
+                self._settimeout(None)
+            else:
+                left = ends - time.monotonic()
+                if left <= 0:
+                    return None
+                self._settimeout(left)
+            try:
+                data = self.sock.recv(65536)
+            except TimeoutError:
+                return None
+            except OSError as exc:
+                raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
+            if not data:
+                raise ConnectionClosed("the other side closed the connection")
+            self.buffer += data
+
+    def send(self, line: str) -> None:
+        """Send one line; `ConnectionClosed` when the other side is gone."""
+        try:
+            self._settimeout(None)
+            self.sock.sendall(line.encode() + b"\r\n")
+        except OSError as exc:
+            raise ConnectionClosed(f"cannot send ({exc.strerror or exc})") from None
+
+    def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()

@@ -1,0 +1,207 @@
+"""The ``pokerlab acpc`` commands: play (a client), dealer, and match (a dealer with its clients started).
+
+Each command is one call of the package's API; errors are `PokerlabError`s, which the CLI prints as one
+line (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import threading
+
+from pokerlab.errors import ConfigError
+from pokerlab.interfaces.report import results_table
+
+_PLAY_DOC = (
+    """Play one of our agents at an ACPC dealer (protocol 2.0.0) at HOST PORT until the dealer closes."""
+)
+_DEALER_DOC = """Deal an ACPC match on 127.0.0.1, one port per player (printed on the first line), and print
+the final SCORE line. Seats that misbehave are checked or folded for; the match always ends."""
+_MATCH_DOC = """Start a dealer and its clients (our agents by name, or cmd:"COMMAND" run with HOST PORT
+appended) and play a duplicate match over the protocol (the same seed, seats rotated), with CIs."""
+
+
+def _config(args):
+    from pokerlab.interfaces.acpc.gamedef import load_gamedef
+
+    return load_gamedef(args.game).to_config()
+
+
+def _players(args) -> int:
+    from pokerlab.interfaces.acpc.gamedef import load_gamedef
+
+    return load_gamedef(args.game).players
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from pokerlab.agents import make_agent
+    from pokerlab.interfaces.acpc.client import play
+
+    config = _config(args)
+    report = play(make_agent(args.agent), config, args.host, args.port, args.seed, args.session)
+    if args.log:
+        with open(args.log, "w") as f:
+            f.writelines(line + "\n" for line in report.finals)
+    sb = report.net / config.small_bet / report.hands if report.hands else 0.0
+    print(f"{report.hands} hands, net {report.net:+d} chips ({sb:+.3f} sb/hand), {report.warnings} warnings")
+    return 0
+
+
+def _dealer(args, names, on_ports, duplicate):
+    from pokerlab.interfaces.acpc.dealer import run_dealer
+
+    config = _config(args)
+    if len(names) != _players(args):
+        raise ConfigError(f"the game has {_players(args)} players, got {len(names)} names")
+    return run_dealer(
+        config,
+        names,
+        args.hands,
+        args.seed,
+        ports=args.ports,
+        duplicate=duplicate,
+        out=args.out,
+        log_path=args.log,
+        action_timeout=args.action_timeout,
+        hand_timeout=args.hand_timeout,
+        connect_timeout=args.connect_timeout,
+        on_ports=on_ports,
+    )
+
+
+def _print_ports(ports: list[int]) -> None:
+    print(" ".join(str(p) for p in ports), flush=True)
+
+
+def _report(result) -> None:
+    for name, why in result.left.items():
+        print(f"{name} left: {why}", file=sys.stderr)
+    for name, count in result.warnings.items():
+        if count:
+            print(f"{name}: {count} warnings (bad or late lines)", file=sys.stderr)
+
+
+def cmd_dealer(args: argparse.Namespace) -> int:
+    result = _dealer(args, args.names, _print_ports, duplicate=False)
+    _report(result)
+    print(result.score)
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    agents = args.agents
+    ports_ready = threading.Event()
+    box: dict = {}
+
+    def on_ports(ports):
+        box["ports"] = ports
+        ports_ready.set()
+
+    def deal():
+        try:
+            box["result"] = _dealer(args, agents, on_ports, duplicate=True)
+        except Exception as exc:  # noqa: BLE001 - reported by the main thread
+            box["error"] = exc
+        ports_ready.set()
+
+    dealer = threading.Thread(target=deal, daemon=True)
+    dealer.start()
+    ports_ready.wait()
+    sessions = 0 if "error" in box else _sessions(len(agents))
+    for k in range(sessions):
+        clients = [
+            _start_client(args, agent, port, k) for agent, port in zip(agents, box["ports"], strict=True)
+        ]
+        for c in clients:
+            c.wait()
+        if not dealer.is_alive():
+            break
+    dealer.join()
+    if "error" in box:
+        raise box["error"]
+    result = box["result"]
+    _report(result)
+    match = result.match
+    if args.json:
+        print(json.dumps(match.to_json()))
+        return 0
+    print(
+        f"{match.hands} hands over the ACPC protocol: {args.hands} deals, each played {len(agents)} times, "
+        f"seed {args.seed}"
+    )
+    print(results_table(match.results))
+    print(result.score)
+    return 0
+
+
+def _sessions(n: int) -> int:
+    from pokerlab.arena.seating import duplicate_positions
+
+    return len(duplicate_positions(n))
+
+
+def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen:
+    if agent.startswith("cmd:"):
+        command = shlex.split(agent[4:]) + ["127.0.0.1", str(port)]
+    else:
+        command = [
+            sys.executable,
+            "-m",
+            "pokerlab.interfaces.cli",
+            "acpc",
+            "play",
+            "--agent",
+            agent,
+            "--game",
+            args.game,
+            "--seed",
+            str(args.seed),
+            "--session",
+            str(session),
+            "127.0.0.1",
+            str(port),
+        ]
+    try:
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    except OSError as exc:
+        raise ConfigError(f"cannot start {command[0]} ({exc.strerror or exc})") from None
+
+
+def _dealer_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", required=True, help="an ACPC game file, or a standard game (holdem.limit.3p)")
+    p.add_argument("--hands", type=int, default=1000, help="hands to deal (deals in a match)")
+    p.add_argument("--seed", type=int, default=0, help="the seed of the deals")
+    p.add_argument("--out", help="our results folder")
+    p.add_argument("--log", help="the ACPC log file (STATE and SCORE lines)")
+    p.add_argument("--action-timeout", type=float, default=10.0, help="seconds per action (default 10)")
+    p.add_argument("--hand-timeout", type=float, default=60.0, help="seconds per hand and seat (default 60)")
+    p.add_argument("--connect-timeout", type=float, default=60.0, help="seconds to wait for each client")
+    p.add_argument("--ports", type=lambda s: [int(x) for x in s.split(",")], help="ports, comma-separated")
+
+
+def add_acpc_parser(sub, parser_class) -> None:
+    """The ``acpc`` command and its subcommands, on the CLI's subparsers."""
+    p = sub.add_parser("acpc", help="the ACPC protocol: client, dealer, match", description=__doc__)
+    acpc = p.add_subparsers(dest="acpc_command", required=True, parser_class=parser_class)
+    p = acpc.add_parser("play", help="play an agent at an ACPC dealer", description=_PLAY_DOC)
+    p.add_argument("--agent", required=True, help="a registered agent")
+    p.add_argument("--game", required=True, help="an ACPC game file, or a standard game (holdem.limit.3p)")
+    p.add_argument("--seed", type=int, default=0, help="seeds the agent (as our sessions do)")
+    p.add_argument("--session", type=int, default=0, help="seeds the agent (as our sessions do)")
+    p.add_argument("--log", help="write the final state line of every hand here")
+    p.add_argument("host")
+    p.add_argument("port", type=int)
+    p.set_defaults(func=cmd_play)
+    p = acpc.add_parser("dealer", help="deal to ACPC clients", description=_DEALER_DOC)
+    _dealer_options(p)
+    p.add_argument("names", nargs="+", help="a name per player")
+    p.set_defaults(func=cmd_dealer)
+    p = acpc.add_parser("match", help="a duplicate match over the protocol", description=_MATCH_DOC)
+    _dealer_options(p)
+    p.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    p.add_argument("agents", nargs="+", help='agent names, or cmd:"COMMAND" (run with HOST PORT appended)')
+    p.set_defaults(func=cmd_match)

@@ -1,0 +1,236 @@
+"""An ACPC dealer: our table, with every seat a protocol client on its own loopback port.
+
+The dealer listens on 127.0.0.1 only (one port per seat, fixed or picked by the system), deals with our
+engine and dealing (the cards of deal d depend on the seed alone, so the same seed deals the same cards
+as `play_match`), moves the button one seat a hand as our sessions do, and plays every hand through
+`Table` with `AcpcPlayer` seats (their rules: ACPC protocol 2.0.0). A seat that never
+connects, never says VERSION or disconnects is folded (or checked) for the rest of its session and the
+match goes on to the end; the report says which seat left, when and why.
+
+It writes the ACPC log (one ``STATE:<hand>:<betting>:<cards>:<nets>:<names>`` line per hand, names and
+nets by position, and a final ``SCORE:<totals>:<names>`` line by player) and, with ``out``, our usual
+results folder (config, hands.csv, hands.sqlite, summary.json). A duplicate match plays one session per
+seat rotation, each with a fresh connection per seat (clients reconnect), so no agent meets a deal twice.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from pokerlab.arena.match import MatchResult, plan_sessions
+from pokerlab.arena.players import AgentSpec
+from pokerlab.arena.session import SessionReport, run_session
+from pokerlab.arena.table import Table
+from pokerlab.cards import format_card
+from pokerlab.engine import GameConfig, HandState
+from pokerlab.errors import ConfigError
+from pokerlab.interfaces.acpc.seat import AcpcPlayer
+
+
+class AcpcTable(Table):
+    """A `Table` of `AcpcPlayer` seats that writes each finished hand to the ACPC log."""
+
+    def __init__(
+        self,
+        players: Sequence[AcpcPlayer],
+        config: GameConfig,
+        labels: Sequence[str],
+        log: TextIO | None = None,
+    ) -> None:
+        super().__init__(players, config, labels)
+        for player in players:
+            player.table = self
+        self.log = log
+        self.logged = 0
+
+    def finish_hand(self) -> HandState:
+        state = super().finish_hand()
+        if self.log is not None:
+            self.log.write(state_line(state, self.logged, [self.labels[j] for j in self.seats]) + "\n")
+        self.logged += 1
+        return state
+
+
+def state_line(state: HandState, hand: int, names: Sequence[str]) -> str:
+    """The ACPC log line of a finished hand: every hole card, the board, nets and names by position."""
+    holes = "|".join(
+        format_card(state.holes[2 * p]) + format_card(state.holes[2 * p + 1]) for p in range(state.n)
+    )
+    board = state.board_seen
+    rounds = "".join(
+        "/" + "".join(map(format_card, board[a:b])) for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b
+    )
+    nets = "|".join(str(v) for v in state.nets)
+    return f"STATE:{hand}:{state.betting_string()}:{holes}{rounds}:{nets}:{'|'.join(names)}"
+
+
+def score_line(totals: Sequence[int], names: Sequence[str]) -> str:
+    """The final ACPC log line: each player's total, in the order the players were named."""
+    return f"SCORE:{'|'.join(str(int(t)) for t in totals)}:{'|'.join(names)}"
+
+
+@dataclass
+class DealerResult:
+    """A dealer's match: the usual `MatchResult`, the SCORE line, the seats that left (why), warnings."""
+
+    match: MatchResult
+    score: str
+    left: dict[str, str] = field(default_factory=dict)
+    warnings: dict[str, int] = field(default_factory=dict)
+
+
+def unique_labels(names: Sequence[str]) -> list[str]:
+    """Names made unique by a suffix where repeated ("call", "call" -> "call-1", "call-2")."""
+    counts = {n: names.count(n) for n in names}
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        if counts[name] > 1:
+            seen[name] = seen.get(name, 0) + 1
+            name = f"{name}-{seen[name]}"
+        out.append(name)
+    return out
+
+
+def listen(ports: Sequence[int]) -> list[socket.socket]:
+    """Listening sockets on 127.0.0.1 (port 0: one the system picks); `ConfigError` for a port in use."""
+    listeners = []
+    for port in ports:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError as exc:
+            sock.close()
+            for other in listeners:
+                other.close()
+            raise ConfigError(f"cannot listen on 127.0.0.1:{port} ({exc.strerror or exc})") from None
+        sock.listen(4)
+        listeners.append(sock)
+    return listeners
+
+
+def run_dealer(
+    config: GameConfig,
+    names: Sequence[str],
+    hands: int,
+    seed: int = 0,
+    *,
+    ports: Sequence[int] | None = None,
+    duplicate: bool = False,
+    out: str | Path | None = None,
+    log_path: str | Path | None = None,
+    action_timeout: float | None = 10.0,
+    hand_timeout: float | None = 60.0,
+    connect_timeout: float = 60.0,
+    on_ports: Callable[[list[int]], None] | None = None,
+) -> DealerResult:
+    """Deal `hands` hands (deals, with ``duplicate``) to clients connecting on one port per name.
+
+    ``on_ports`` is called with the ports once they listen (before any client is awaited).
+    """
+    n = len(names)
+    if not 2 <= n <= 10:
+        raise ConfigError(f"a match needs 2 to 10 players, got {n}")
+    if hands < 1:
+        raise ConfigError(f"hands must be at least 1, got {hands}")
+    ports = list(ports) if ports else [0] * n
+    if len(ports) != n:
+        raise ConfigError(f"{n} players need {n} ports, got {len(ports)}")
+    for name, value in (("action_timeout", action_timeout), ("hand_timeout", hand_timeout)):
+        if value is not None and not value > 0:
+            raise ConfigError(f"{name} must be a positive number of seconds, got {value!r}")
+    labels = unique_labels(list(names))
+    specs = [AgentSpec(label, b"") for label in labels]
+    jobs = plan_sessions(
+        specs,
+        labels,
+        hands,
+        config,
+        seed,
+        duplicate=duplicate,
+        sessions=1,
+        block=1000,
+        records=out is not None,
+        log_decisions=False,
+        isolate=(False,) * n,
+        action_timeout=None,
+        rebuy=None,
+    )
+    writer = None
+    if out is not None:
+        from pokerlab.arena.output import ResultsWriter, run_meta
+
+        meta = run_meta(labels, config, seed, duplicate, hands, 1000, len(jobs))
+        writer = ResultsWriter(Path(out), labels, meta)
+    listeners = listen(ports)
+    log = open(log_path, "w") if log_path else None  # noqa: SIM115 - closed in finally
+    players = [
+        AcpcPlayer(s, label, action_timeout, hand_timeout, connect_timeout)
+        for s, label in zip(listeners, labels, strict=True)
+    ]
+    table = AcpcTable(players, config, labels, log)
+    rows: list[tuple[int, int, tuple[int, ...]]] = []
+    faults = [0] * n
+    reports: list[SessionReport] = []
+    left: dict[str, str] = {}
+    warnings = [0] * n
+    try:
+        if log:
+            log.write(
+                f"# pokerlab acpc dealer: {' '.join(labels)}; {hands} {'deals' if duplicate else 'hands'}, "
+                f"seed {seed}\n"
+            )
+        if on_ports:
+            on_ports([s.getsockname()[1] for s in listeners])
+        for job in jobs:
+            for event in run_session(job, table):
+                if event[0] == "block":
+                    rows += [(o.hand, o.deal, o.nets) for o in event[1]]
+                    faults = [a + b for a, b in zip(faults, event[2], strict=True)]
+                    if writer:
+                        writer.add(event[1])
+                elif event[0] == "done":
+                    reports.append(event[1])
+                    if writer:
+                        writer.session_done(event[1].to_json())
+            for j, player in enumerate(players):
+                warnings[j] += player.warnings
+                if player.gone:
+                    where = f"session {job.session}: " if duplicate else ""
+                    left[labels[j]] = (
+                        left.get(labels[j], "") + ("; " if labels[j] in left else "") + where + player.gone
+                    )
+            table.close()  # the clients see the end of the session
+    finally:
+        table.close()
+        for s in listeners:
+            s.close()
+        if writer:
+            writer.close()
+        if log:
+            log.close()
+    rows.sort()
+    result = MatchResult.of_rows(
+        labels,
+        config,
+        seed,
+        duplicate,
+        rows,
+        faults,
+        Path(out) if out else None,
+        reports,
+        hands * (n if duplicate else 1),
+    )
+    totals = result.nets.sum(axis=0) if result.hands else [0] * n
+    score = score_line(totals, labels)
+    if log:
+        with open(log_path, "a") as f:
+            f.write(score + "\n")
+    if writer:
+        writer.finish(result)
+    return DealerResult(result, score, left, dict(zip(labels, warnings, strict=True)))

@@ -1,0 +1,189 @@
+"""ACPC game definitions and MATCHSTATE lines (ACPC protocol 2.0.0)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pokerlab.actions import CALL, RAISE
+from pokerlab.cards import parse_cards
+from pokerlab.engine import GameConfig, HandState
+from pokerlab.errors import ConfigError, CorruptData
+from pokerlab.interfaces.acpc.gamedef import STANDARD_GAMES, gamedef_of, load_gamedef, parse_gamedef
+from pokerlab.interfaces.acpc.matchstate import MAX_LINE, matchstate_of, parse_matchstate
+
+#: ACPC's heads-up limit game file as the competition ships it (comments, its own line order).
+REVERSE_BLINDS = """\
+# heads-up limit, reverse blinds
+GAMEDEF
+limit
+numPlayers = 2
+numRounds = 4
+blind = 10 5
+raiseSize = 10 10 20 20
+firstPlayer = 2 1 1 1
+maxRaises = 3 4 4 4
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+
+
+@pytest.mark.parametrize("name", sorted(STANDARD_GAMES))
+def test_standard_games_round_trip(name):
+    game = parse_gamedef(STANDARD_GAMES[name])
+    assert game.to_text() == STANDARD_GAMES[name]
+    assert parse_gamedef(game.to_text()) == game
+    assert gamedef_of(game.to_config(), game.players) == game
+
+
+def test_the_competition_file_is_our_default_game():
+    game = parse_gamedef(REVERSE_BLINDS)
+    assert game.to_config() == GameConfig()
+    assert game == load_gamedef("holdem.limit.2p.reverse_blinds.game")
+
+
+def _raises_allowed(state: HandState) -> int:
+    """Raise until the cap (everyone else calls), counting the raises made in the round."""
+    made = 0
+    start = state.round
+    while state.round == start and not state.is_over:
+        if RAISE in state.legal_actions():
+            state.act(RAISE)
+            made += 1
+        else:
+            state.act(CALL)
+    return made
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_mapping_reproduces_first_player_blinds_and_caps(players):
+    game = load_gamedef("holdem.limit.2p.reverse_blinds" if players == 2 else f"holdem.limit.{players}p")
+    config = game.to_config()
+    cards = list(range(2 * players + 5))
+    state = HandState(config, cards[: 2 * players], cards[2 * players :])
+    assert state.blinds == game.blinds  # who posts what, by ACPC seat = our position
+    assert state.actor == game.first_player[0] - 1
+    assert _raises_allowed(state) == game.max_raises[0]  # pre-flop: raises over the big blind
+    for r in (1, 2, 3):
+        assert state.actor == game.first_player[r] - 1
+        assert state.config.bet_size(r) == game.raise_sizes[r]
+        assert _raises_allowed(state) == game.max_raises[r]
+
+
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        (("limit", "nolimit"), "only limit"),
+        (("numSuits = 4", "numSuits = 2"), "52-card"),
+        (("numRounds = 4", "numRounds = 3"), "4 rounds"),
+        (("firstPlayer = 2 1 1 1", "firstPlayer = 1 1 1 1"), "firstPlayer"),
+        (("maxRaises = 3 4 4 4", "maxRaises = 3 2 4 4"), "maxRaises"),
+        (("raiseSize = 10 10 20 20", "raiseSize = 10 20 20 20"), "raiseSize"),
+        (("numHoleCards = 2", "numHoleCards = 4"), "hole cards"),
+        (("blind = 10 5", "stack = 1000 500\nblind = 10 5"), "stacks"),
+        (("blind = 10 5", "blinds = 10 5"), "unknown line"),
+        (("numRanks = 13", "numRanks = x"), "integers"),
+        (("END GAMEDEF", ""), "END GAMEDEF"),
+    ],
+)
+def test_unsupported_or_malformed_games_say_why(change, why):
+    with pytest.raises(ConfigError, match=why):
+        parse_gamedef(REVERSE_BLINDS.replace(*change)).to_config()
+
+
+def test_stacks_and_uncapped_games_map():
+    text = REVERSE_BLINDS.replace("blind = 10 5", "stack = 1000 1000\nblind = 10 5")
+    assert parse_gamedef(text).to_config() == GameConfig(stack=1000)
+    uncapped = parse_gamedef(REVERSE_BLINDS.replace("maxRaises = 3 4 4 4\n", ""))
+    assert uncapped.to_config().max_raises is None
+    flat = parse_gamedef(REVERSE_BLINDS.replace("maxRaises = 3 4 4 4", "maxRaises = 4 4 4 4"))
+    assert flat.to_config() == GameConfig(blind_counts_as_bet=False)
+    with pytest.raises(ConfigError, match="heads-up"):
+        gamedef_of(GameConfig(no_cap_heads_up=True), 2)
+
+
+# -- MATCHSTATE lines ------------------------------------------------------------------------------------
+
+LINES = [
+    "MATCHSTATE:0:0::TdAs|",
+    "MATCHSTATE:1:30:cc/r:|9s8h/8c8d5c",
+    "MATCHSTATE:0:31:rrc/rc/cr:Kh3c|/2s5hTh/Jd",
+    "MATCHSTATE:1:31:rrc/rc/crc/rrc:Kh3c|QsQd/2s5hTh/Jd/2c",  # a showdown: both hands shown
+    "MATCHSTATE:2:5:rcc/:||AsKd/2c3c4c",  # three players
+    "MATCHSTATE:1:7:r250c/r500:|9hQd/8dAs8s",  # no-limit amounts parse
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_lines_round_trip(line):
+    state = parse_matchstate(line + "\r\n")
+    assert state.format() == line
+
+
+def test_parsed_fields_and_amounts():
+    state = parse_matchstate("MATCHSTATE:2:5:rcc/:||AsKd/2c3c4c")
+    assert (state.position, state.hand, state.players) == (2, 5, 3)
+    assert state.holes == ((), (), tuple(parse_cards("AsKd")))
+    assert state.board == (tuple(parse_cards("2c3c4c")),)
+    assert parse_matchstate(LINES[-1]).actions() == [(0, 2, 250), (0, 1, None), (1, 2, 500)]
+    with pytest.raises(ConfigError, match="no-limit"):
+        parse_matchstate(LINES[-1]).replay(GameConfig())
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "MATCHSTATE:0:0:",  # truncated
+        "MATCHSTATE:x:0::As2d|",
+        "MATCHSTATE:3:0::As2d|",  # no such position
+        "MATCHSTATE:0:0:cq:As2d|",  # unknown action letter
+        "MATCHSTATE:0:0:c5:As2d|",  # an amount on a call
+        "MATCHSTATE:0:0::AsAs2d|",
+        "STATE:0:cc:As2d|",
+        "MATCHSTATE:0:0::" + "As2d|" * 1000,  # over the protocol's line length
+    ],
+)
+def test_bad_lines_are_refused(line):
+    with pytest.raises(CorruptData):
+        parse_matchstate(line)
+
+
+def test_longest_line_allowed():
+    line = "MATCHSTATE:0:0::As2d|" + "|" * (MAX_LINE - 21)
+    assert len(line) == MAX_LINE
+    assert parse_matchstate(line).players == line.count("|") + 1
+
+
+@pytest.mark.parametrize(
+    "line, config, ours",
+    [
+        ("MATCHSTATE:1:0::|9s8h", GameConfig(), True),  # heads-up: the button acts first pre-flop
+        ("MATCHSTATE:0:0::9s8h|", GameConfig(), False),
+        ("MATCHSTATE:0:0:c:9s8h|", GameConfig(), True),
+        ("MATCHSTATE:0:0:cc/:9s8h|/8c8d5c", GameConfig(), True),  # after the flop position 0 opens
+        ("MATCHSTATE:1:0:cc/:|9s8h/8c8d5c", GameConfig(), False),
+        ("MATCHSTATE:0:0:rrrr:9s8h|", GameConfig(), False),  # an illegal line raises, see below
+        ("MATCHSTATE:2:0::||9s8h", GameConfig(), True),  # three players: position 2 opens
+        ("MATCHSTATE:1:0:cf:|9s8h|", GameConfig(), True),  # the big blind has its option
+        ("MATCHSTATE:1:0:rf:|9s8h", GameConfig(), False),  # the hand is over
+    ],
+)
+def test_whose_turn_comes_from_the_rules(line, config, ours):
+    state = parse_matchstate(line)
+    if "rrrr" in line:  # capped after three raises: the fourth is against the rules
+        with pytest.raises(Exception, match="action 4"):
+            state.is_our_turn(config)
+        return
+    assert state.is_our_turn(config) == ours
+
+
+def test_the_dealer_shows_only_what_a_seat_may_see():
+    cards = parse_cards("As Kd 2c 3c Qh Qd 7s 8s 9s Ts Js")
+    state = HandState(GameConfig(), cards[:6], cards[6:])
+    assert matchstate_of(state, 1, 4).format() == "MATCHSTATE:1:4::|2c3c|"
+    while not state.is_over:
+        state.act(CALL)
+    final = matchstate_of(state, 0, 4).format()
+    assert final == "MATCHSTATE:0:4:ccc/ccc/ccc/ccc:AsKd|2c3c|QhQd/7s8s9s/Ts/Js"
