@@ -68,3 +68,33 @@ def test_one_mixed_frequency_equals_the_mixed_row_to_the_last_bit():
                 row = freq.mixed(round_index, bets)
                 got = [freq.mixed_frequency(round_index, bets, a) for a in range(3)]
                 assert got == row.tolist()
+
+
+def test_reweighting_kernel_equals_the_numpy_reference_to_the_last_bit():
+    from pokerlab.modeling.reweighting import reweight, reweight_into
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        weights = np.fmax(0.01, rng.random(1326) * (rng.random(1326) < 0.9))
+        values = rng.random(1326)
+        values[rng.random(1326) < 0.1] = np.nan  # holdings that meet the board
+        values[:5] = [0.2, 0.4, 0.6, 0.8, 1.0]  # exactly on the ramp's ends
+        mu, sigma = float(rng.choice([0.6, rng.random()])), float(rng.choice([0.2, 0.0, rng.random()]))
+        out = np.empty(1326)
+        reweight_into(out, weights, values, mu, sigma)
+        assert np.array_equal(out, reweight(weights, values, mu, sigma))
+
+
+def test_field_array_equals_the_plain_field_array():
+    from pokerlab.agents.loki1.opponents import HandFollower
+    from pokerlab.holdings import field_array
+
+    rng = np.random.default_rng(6)
+    for _ in range(50):
+        follower = HandFollower(10, 3, (0, 1), VARIANTS["loki1"], (10, 10, 20, 20))
+        follower.weights[:] = np.fmax(0.01, rng.random(follower.weights.shape))
+        for p in rng.choice([p for p in range(10) if p != 3], size=rng.integers(0, 8), replace=False):
+            follower.folded[p] = True
+        dead = tuple(int(c) for c in rng.permutation(52)[:5])
+        tables = [follower.weights[p] for p in follower.opponents()]
+        assert np.array_equal(follower.field(dead), field_array(tables, dead))

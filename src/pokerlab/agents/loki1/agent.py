@@ -25,10 +25,11 @@ from pokerlab.analysis.assessment import Assessment
 from pokerlab.analysis.income_rate import shipped_table
 from pokerlab.analysis.potential import potential_of
 from pokerlab.analysis.situation import known_situation
-from pokerlab.analysis.starting_hands import hand_type
+from pokerlab.analysis.starting_hands import HOLDING_TYPE, STARTING_HANDS
 from pokerlab.analysis.strength import strength_of
 from pokerlab.engine import PREFLOP, RIVER, HandEnd, HandStart, SeatView, blind_positions
 from pokerlab.errors import CorruptData
+from pokerlab.holdings import HOLDING_INDEX
 from pokerlab.modeling.frequencies import ROUNDS, ActionFrequencies
 
 
@@ -115,7 +116,7 @@ class Loki1Agent(Agent):
     def _choose_strategy(self, view: SeatView, hand: HandFollower):
         """Pick the pre-flop strategy at Loki's first pre-flop decision (Papp 1998 §6.1, App. B)."""
         config, me = self.config, view.position
-        kind = hand_type(view.hole)
+        kind = STARTING_HANDS[HOLDING_TYPE[HOLDING_INDEX[view.hole]]]  # the engine's cards: no parsing
         if config.preflop == "simple":
             return select_strategy(shipped_table(7)[kind], 7, config.tightness, 0, rules=config.preflop_rules)
         others = [p for p in range(view.players) if p != me and not hand.folded[p]]
