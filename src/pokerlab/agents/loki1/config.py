@@ -30,6 +30,9 @@ class Loki1Config:
       significant difference in self-play; we default to specific, the complete Loki-1, because generic
       modelling only breaks even against an always-raising maniac heads-up (+0.11 sb/hand, CI
       [-0.07, 0.29], 1,500 duplicate deals, seed 7) where specific modelling wins +0.92 [0.71, 1.13].
+    * ``weighting_rounds``: "all" (re-weight after the actions of every round, Papp 1998 ch. 7) or
+      "preflop" (only pre-flop actions re-weight: the common pre-flop weights of Billings et al. 1998 §4.3,
+      "based on the simulations of the 169 different starting hand types").
     * ``flop_lookahead``: 2 (EHS' on the flop with the two-card Ppot, Billings et al. 1998 §4.4) or 1.
     * ``preflop_rules`` and ``rules``: the pre-flop table B.1 and small-blind thresholds, and the post-flop
       rule constants (deception included).
@@ -40,6 +43,7 @@ class Loki1Config:
     weighting: bool = True
     potential: bool = True
     modelling: str = "specific"
+    weighting_rounds: str = "all"
     flop_lookahead: int = 2
     probability_play: float = 0.6  # Papp App. B
     preflop_sigma: float = 330.0  # Papp §7.2.2, IR x 1000
@@ -53,6 +57,7 @@ class Loki1Config:
             "tightness": TIGHTNESS,
             "preflop": ("advanced", "simple"),
             "modelling": ("generic", "specific"),
+            "weighting_rounds": ("all", "preflop"),
             "flop_lookahead": (1, 2),
         }
         for name, allowed in choices.items():
@@ -91,12 +96,19 @@ VARIANTS: dict[str, Loki1Config] = {
 #: * ``betting-1998``: generic modelling and only the betting Billings et al. 1998 §4.4 describes (EHS
 #:   thresholds, calls when Ppot beats the pot odds): no semi-bluff, showdown-odds call or deception, which
 #:   are Papp 1998 §6.4-6.7 additions.
+#: * ``lokibot-1998``: betting-1998 with the common pre-flop weights of §4.3 only (no re-weighting after the
+#:   flop).
 #: * ``no-showdown-odds``, ``no-semi-bluff``: our reading without one of those rules.
 FIG1_READINGS: dict[str, dict] = {
     "ours": {},
     "generic": {"modelling": "generic"},
     "betting-1998": {
         "modelling": "generic",
+        "rules": {"semi_bluff": False, "showdown_odds": False, "deception": False},
+    },
+    "lokibot-1998": {
+        "modelling": "generic",
+        "weighting_rounds": "preflop",
         "rules": {"semi_bluff": False, "showdown_odds": False, "deception": False},
     },
     "no-showdown-odds": {"rules": {"showdown_odds": False}},

@@ -113,6 +113,8 @@ class HandFollower:
             freq.counts[self.round, bucket, action] += 1  # `ActionFrequencies.observe`
         if action == FOLD or not (reweighting and config.weighting):
             return
+        if self.round != PREFLOP and config.weighting_rounds == "preflop":
+            return  # Billings et al. 1998 §4.3: common pre-flop weights only
         # `threshold_percentile` of the mixed frequencies, from the one entry it reads: a free check says
         # nothing; a bet needs 1 - f''(bet), a call or raise facing a bet f''(fold)
         if bucket == 0 and action != RAISE:
