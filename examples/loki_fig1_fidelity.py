@@ -6,13 +6,16 @@ Re-make docs/results/loki-fig1-fidelity/ (about 2 CPU-minutes per 1,000 deals an
     .venv/bin/python examples/loki_fig1_fidelity.py --deals 1000 --seeds 1 2 \\
         --out docs/results/loki-fig1-fidelity
 
-A summary already in the folder is read, not re-run (``--plot-only`` never runs anything).
+A summary already in the folder is read, not re-run (``--plot-only`` never runs anything). ``--rules D``
+also counts, over D duplicate deals in this process, which post-flop rule decides each Fig 1 player's
+actions under each reading (rules-<reading>-s<seed>.txt).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 
 import matplotlib
@@ -20,8 +23,14 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from pokerlab.agents.loki1 import FIG1_READINGS  # noqa: E402
-from pokerlab.experiments.loki import ABLATION, COMPONENTS, loki_ablation, loki_components  # noqa: E402
+from pokerlab import play_match  # noqa: E402
+from pokerlab.agents.loki1 import FIG1_READINGS, VARIANTS, Loki1Agent, fig1_reading  # noqa: E402
+from pokerlab.experiments.loki import (  # noqa: E402
+    ABLATION,
+    COMPONENTS,
+    loki_ablation,
+    loki_components,
+)
 
 FIELDS = {"ablation": (loki_ablation, ABLATION), "components": (loki_components, COMPONENTS)}
 LETTERS = dict(zip(ABLATION, "ABCDE", strict=True))
@@ -41,9 +50,42 @@ def summary(out: Path, field: str, reading: str, seed: int, deals: int, plot_onl
     return result
 
 
+#: Post-flop decisions per player name and rule, gathered from the players of `rule_shares` (in-process).
+DECIDED: dict[str, Counter] = {}
+
+
+class RuleCounter(Loki1Agent):
+    """A Loki-1 that counts which post-flop rule decided each of its actions (into `DECIDED`)."""
+
+    def _postflop(self, view, hand):
+        action = super()._postflop(view, hand)
+        DECIDED.setdefault(self.name, Counter())[self.last_rule] += 1
+        return action
+
+
+def rule_shares(reading: str, deals: int, seed: int) -> str:
+    """A table of the share of each player's post-flop decisions taken by each rule, under a reading."""
+    DECIDED.clear()
+    players = []
+    for name in ABLATION:
+        for _ in range(2):
+            players.append(RuleCounter(fig1_reading(VARIANTS[name], reading)))
+            players[-1].name = name
+    play_match(players, deals, seed=seed, duplicate=True)
+    rules = sorted({rule for counts in DECIDED.values() for rule in counts})
+    lines = [f"reading {reading}, {deals} duplicate deals, seed {seed}: share of post-flop decisions by rule"]
+    lines.append(f"{'player':<22}" + "".join(f"{r:>16}" for r in rules) + f"{'decisions':>10}")
+    for name in ABLATION:
+        counts = DECIDED[name]
+        total = sum(counts.values())
+        lines.append(f"{name:<22}" + "".join(f"{counts[r] / total:>16.3f}" for r in rules) + f"{total:>10}")
+    return "\n".join(lines) + "\n"
+
+
 def plot(runs: dict[tuple[str, str, int], dict], field: str, path: Path) -> None:
     """Grouped bars: one group per player, one bar per (reading, seed), with 95 % CIs."""
-    keys = sorted(k for k in runs if k[0] == field)
+    order = list(FIG1_READINGS)
+    keys = sorted((k for k in runs if k[0] == field), key=lambda k: (order.index(k[1]), k[2]))
     if not keys:
         return
     players = FIELDS[field][1]
@@ -77,6 +119,9 @@ def main() -> None:
     parser.add_argument("--fields", nargs="+", default=["ablation"], choices=list(FIELDS))
     parser.add_argument("--out", type=Path, default=Path("docs/results/loki-fig1-fidelity"))
     parser.add_argument("--plot-only", action="store_true", help="plot the summaries in --out, run nothing")
+    parser.add_argument(
+        "--rules", type=int, default=0, metavar="D", help="count the deciding rules over D deals"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     runs = {}
@@ -96,6 +141,11 @@ def main() -> None:
     (args.out / "summary.csv").write_text("\n".join(rows) + "\n")
     for field in args.fields:
         plot(runs, field, args.out / f"{field}.png")
+    for reading in args.readings if args.rules else ():
+        for seed in args.seeds:
+            table = rule_shares(reading, args.rules, seed)
+            (args.out / f"rules-{reading}-s{seed}.txt").write_text(table)
+            print(table)
     print(f"{len(runs)} runs summarised in {args.out}/summary.csv and {', '.join(args.fields)} plots")
 
 

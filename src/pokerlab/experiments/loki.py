@@ -9,7 +9,10 @@
 
 The Loki-1 experiments take a ``reading`` of the paper's field (`pokerlab.agents.loki1.FIG1_READINGS`,
 e.g. "betting-1998": generic modelling and Billings et al. 1998 §4.4's betting only), applied to every
-player alike.
+player alike. By default they play `FIG1_READING`, our Loki-1 without the showdown-odds call: that rule's
+formula is ours (Papp 1998 §6.6 was not retrievable), Billings et al. 1998 §4.4's Lokibot has no such call,
+and with it player D, who cannot call on pot odds, calls on it instead and wins (docs/results/
+loki-fig1-fidelity/). ``reading="ours"`` plays the complete Loki-1 of `VARIANTS`.
 
 Results are pooled per player kind (the copies of one variant count together) and written to the results
 folder beside the match's own files: pooled_summary.json and pooled_bankroll.png.
@@ -31,6 +34,8 @@ from pokerlab.engine import GameConfig
 
 #: Billings et al. 1998 Fig 1's players, in the paper's order A-E.
 ABLATION = ("loki1", "loki1-uniform", "loki1-simple-preflop", "loki1-no-potential", "loki1-basic")
+#: The reading the Fig 1 experiments play by default (see the module's docstring).
+FIG1_READING = "no-showdown-odds"
 #: E, E plus each Fig 1 component alone, and A.
 COMPONENTS = ("loki1-basic", "loki1-weighting-only", "loki1-preflop-only", "loki1-potential-only", "loki1")
 STYLES_FIELD = ("loki1", "loose-passive", "loose-aggressive", "tight-passive", "tight-aggressive")
@@ -146,16 +151,18 @@ def loki_field(names: tuple[str, ...], reading: str = "ours") -> list:
 
 
 def _titled(title: str, reading: str) -> str:
-    return title if reading == "ours" else f"{title}, reading {reading!r}"
+    return f"{title}, reading {reading!r}"
 
 
-def loki_ablation(deals: int = 10_000, seed: int = 0, reading: str = "ours", **options) -> PooledResult:
+def loki_ablation(deals: int = 10_000, seed: int = 0, reading: str = FIG1_READING, **options) -> PooledResult:
     """Billings et al. 1998, Fig 1: two copies each of players A-E at ten seats, duplicate."""
     options.setdefault("name", _titled("loki-ablation (Billings et al. 1998, Fig. 1)", reading))
     return run_pooled(loki_field(ABLATION, reading), deals, seed, **options)
 
 
-def loki_components(deals: int = 2_000, seed: int = 0, reading: str = "ours", **options) -> PooledResult:
+def loki_components(
+    deals: int = 2_000, seed: int = 0, reading: str = FIG1_READING, **options
+) -> PooledResult:
     """E, E plus each of Fig 1's components alone, and A: two copies each at ten seats, duplicate."""
     options.setdefault("name", _titled("loki-components", reading))
     return run_pooled(loki_field(COMPONENTS, reading), deals, seed, **options)

@@ -597,7 +597,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--reading",
         choices=list(FIG1_READINGS),
         default=None,
-        help="how the Loki-1 field reads Billings et al. 1998 (loki-ablation, loki-components; default ours)",
+        help="how the Loki-1 field reads Billings et al. 1998 (loki-ablation, loki-components; default "
+        "no-showdown-odds, see docs/results/loki-fig1-fidelity)",
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
