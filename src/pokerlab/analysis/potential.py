@@ -132,14 +132,9 @@ def _completions(dead: np.uint64, cards_to_come: int) -> tuple[np.ndarray, np.nd
 
 
 @nb.njit(cache=True)
-def potential_counts(
-    hole: np.ndarray, board: np.ndarray, weights: np.ndarray, cards_to_come: int
-) -> np.ndarray:
-    """The weighted 3x3 potential table T[now][final] for 1 or 2 cards to come (numba kernel).
-
-    Our final rank is computed once per completion; each subcase then counts its completions (those that
-    share no card with it) by outcome in integers, and adds them to its row times its weight.
-    """
+def _our_ranks(hole: np.ndarray, board: np.ndarray, cards_to_come: int):
+    """The board's partial hand, our cards' mask, our rank now, every completion (keys, masks) and our final
+    rank with each (numba kernel)."""
     board_key, board_mask = hand_key(board)
     key, mask = add_card(board_key, board_mask, hole[0])
     hole_key, hole_mask = add_card(key, mask, hole[1])
@@ -148,22 +143,43 @@ def potential_counts(
     ours = np.empty(keys.size, dtype=np.int32)
     for j in range(keys.size):
         ours[j] = rank_of(hole_key + keys[j], hole_mask | masks[j])
+    return board_key, board_mask, hole_mask, now, keys, masks, ours
+
+
+@nb.njit(inline="always", cache=True)
+def _subcase_outcomes(i, board_key, board_mask, now, keys, masks, ours):
+    """Holding i's status now (AHEAD, TIED, BEHIND: ours against its) and how many of the completions that
+    share no card with it end with us ahead or tied, of how many (numba kernel)."""
+    key, mask = add_card(board_key, board_mask, HOLDING_CARDS[i, 0])
+    key, mask = add_card(key, mask, HOLDING_CARDS[i, 1])
+    theirs = rank_of(key, mask)
+    row = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
+    ahead = tied = cases = 0
+    for j in range(keys.size):
+        if masks[j] & mask:
+            continue
+        theirs = rank_of(key + keys[j], mask | masks[j])
+        ahead += ours[j] > theirs
+        tied += ours[j] == theirs
+        cases += 1
+    return row, ahead, tied, cases
+
+
+@nb.njit(cache=True)
+def potential_counts(
+    hole: np.ndarray, board: np.ndarray, weights: np.ndarray, cards_to_come: int
+) -> np.ndarray:
+    """The weighted 3x3 potential table T[now][final] for 1 or 2 cards to come (numba kernel).
+
+    Our final rank is computed once per completion; each subcase then counts its completions (those that
+    share no card with it) by outcome in integers, and adds them to its row times its weight.
+    """
+    board_key, board_mask, hole_mask, now, keys, masks, ours = _our_ranks(hole, board, cards_to_come)
     table = np.zeros((3, 3))
     for i in range(HOLDING_CARDS.shape[0]):
         if not is_subcase(i, hole_mask, weights):
             continue
-        key, mask = add_card(board_key, board_mask, HOLDING_CARDS[i, 0])
-        key, mask = add_card(key, mask, HOLDING_CARDS[i, 1])
-        theirs = rank_of(key, mask)
-        row = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
-        ahead = tied = cases = 0
-        for j in range(keys.size):
-            if masks[j] & mask:
-                continue
-            theirs = rank_of(key + keys[j], mask | masks[j])
-            ahead += ours[j] > theirs
-            tied += ours[j] == theirs
-            cases += 1
+        row, ahead, tied, cases = _subcase_outcomes(i, board_key, board_mask, now, keys, masks, ours)
         table[row, AHEAD] += weights[i] * ahead
         table[row, TIED] += weights[i] * tied
         table[row, BEHIND] += weights[i] * (cases - ahead - tied)
@@ -174,31 +190,14 @@ def potential_counts(
 def holding_counts(hole: np.ndarray, board: np.ndarray, cards_to_come: int) -> tuple[np.ndarray, np.ndarray]:
     """Every holding's row of T (AHEAD, TIED, BEHIND now; -1 where it meets our cards) and its completions
     ending ahead, tied, behind (int16, at most 990), whatever the weights (numba kernel)."""
-    board_key, board_mask = hand_key(board)
-    key, mask = add_card(board_key, board_mask, hole[0])
-    hole_key, hole_mask = add_card(key, mask, hole[1])
-    now = rank_of(hole_key, hole_mask)
-    keys, masks = _completions(hole_mask, cards_to_come)
-    ours = np.empty(keys.size, dtype=np.int32)
-    for j in range(keys.size):
-        ours[j] = rank_of(hole_key + keys[j], hole_mask | masks[j])
+    board_key, board_mask, hole_mask, now, keys, masks, ours = _our_ranks(hole, board, cards_to_come)
     rows = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int8)
     counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
     for i in range(HOLDING_CARDS.shape[0]):
         if (CARD_MASKS[HOLDING_CARDS[i, 0]] | CARD_MASKS[HOLDING_CARDS[i, 1]]) & hole_mask:
             continue
-        key, mask = add_card(board_key, board_mask, HOLDING_CARDS[i, 0])
-        key, mask = add_card(key, mask, HOLDING_CARDS[i, 1])
-        theirs = rank_of(key, mask)
-        rows[i] = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
-        ahead = tied = cases = 0
-        for j in range(keys.size):
-            if masks[j] & mask:
-                continue
-            theirs = rank_of(key + keys[j], mask | masks[j])
-            ahead += ours[j] > theirs
-            tied += ours[j] == theirs
-            cases += 1
+        row, ahead, tied, cases = _subcase_outcomes(i, board_key, board_mask, now, keys, masks, ours)
+        rows[i] = row
         counts[i, AHEAD] = ahead
         counts[i, TIED] = tied
         counts[i, BEHIND] = cases - ahead - tied
