@@ -9,7 +9,8 @@ CPU-second of this process (``time.process_time``: per core, whatever else the m
 * ring: one session of ``--hands`` hands (every (hole, board) is new, so the counts cache only serves a
   player acting twice on a street);
 * duplicate: ``--deals`` deals each replayed at the ten seat rotations, as the Fig 1 ablation plays them
-  (the replays share the cards, so the cache serves them while it holds the deals: up to about 200).
+  (the replays share the cards, and the arena plays the rotations in lockstep, so the cache serves them
+  whatever the number of deals).
 
 No installed library plays Loki-1; the kernels it rests on are compared with eval7 and phevaluator in
 benchmarks/analysis.py. The per-street decision times are those of our path in the ring table.
