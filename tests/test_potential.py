@@ -104,3 +104,40 @@ def test_bad_input_is_reported():
         hand_potential("Ad Qc", "3h 4c")
     with pytest.raises(ConfigError, match="shape"):
         hand_potential("Ad Qc", "3h 4c Jh", np.ones(1327))
+
+
+def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
+    from pokerlab.analysis.potential import (
+        COUNTS_CACHE,
+        CountsCache,
+        combine_counts,
+        holding_counts,
+        potential_counts,
+        two_card_holding_counts,
+    )
+
+    cache = CountsCache(maxsize=3)
+    for case in range(12):
+        cards = rng.permutation(52)[: 2 + 3 + case % 2].astype(np.uint8)
+        hole, board = cards[:2], cards[2:]
+        weights = rng.random(1326) * (rng.random(1326) < 0.7)  # zeros are skipped as in the kernel
+        weights[rng.integers(1326)] = 0.0
+        for cards_to_come in (1, 2) if board.size == 3 else (1,):
+            plain = potential_counts(hole, board, weights, cards_to_come)
+            rows, counts = holding_counts(hole, board, cards_to_come)
+            assert np.array_equal(combine_counts(rows, counts, weights), plain)
+            if cards_to_come == 2:
+                by_sets = two_card_holding_counts(hole, board)
+                assert np.array_equal(by_sets[0], rows) and np.array_equal(by_sets[1], counts)
+            again = cache.counts(hole[::-1], board[::-1], cards_to_come)  # any card order, the same entry
+            assert cache.counts(hole, board, cards_to_come) is again
+            assert (rows >= 0).sum() == (52 - 2 - board.size) * (51 - 2 - board.size) // 2
+    assert len(cache) == 3 and cache.hits == cache.misses == 18
+    before = COUNTS_CACHE.enabled
+    try:
+        COUNTS_CACHE.enabled = False
+        off = hand_potential(hole, board, weights).one_card.counts
+        COUNTS_CACHE.enabled = True
+        assert np.array_equal(hand_potential(hole, board, weights).one_card.counts, off)
+    finally:
+        COUNTS_CACHE.enabled = before

@@ -143,3 +143,26 @@ def test_config_is_validated():
 def test_beats_each_stereotype_and_simple_agent_heads_up(opponent):
     result = duplicate_tournament(["loki1", opponent], 300, seed=5)
     assert result.results[0].sb_per_hand > 0.1, result.results[0]
+
+
+def test_preflop_weighting_rounds_leave_the_tables_as_the_flop_found_them():
+    """weighting_rounds="preflop" (Billings et al. 1998 §4.3's common pre-flop weights): an opponent's bet on
+    the flop re-weights its table under "all", not under "preflop"."""
+    from pokerlab.agents.loki1.opponents import HandFollower
+    from pokerlab.engine import ActionRecord
+
+    preflop = [ActionRecord(0, 2, CALL, 10, 10, 1, 3), ActionRecord(0, 0, CALL, 5, 5, 1, 3)]
+    flop = [ActionRecord(1, 0, RAISE, 10, 0, 0, 4)]
+    board = (8, 20, 33)
+    tables = {}
+    for rounds in ("all", "preflop"):
+        config = Loki1Config(modelling="generic", weighting_rounds=rounds)
+        follower = HandFollower(3, 1, (50, 51), config, (10, 10, 20, 20))
+        follower.follow(tuple(preflop), board, {}, (0, 1, 2))
+        after_preflop = follower.weights.copy()
+        follower.follow(tuple(preflop + flop), board, {}, (0, 1, 2))
+        tables[rounds] = (after_preflop, follower.weights.copy())
+    for rounds in ("all", "preflop"):
+        assert not np.array_equal(tables[rounds][0][0], np.ones(1326))  # the pre-flop call re-weighted
+    assert np.array_equal(tables["preflop"][0], tables["preflop"][1])
+    assert not np.array_equal(tables["all"][0][0], tables["all"][1][0])

@@ -116,3 +116,23 @@ def test_deals_are_the_plain_reference_and_uniform():
     expected = len(block) / 52
     assert ((counts - expected) ** 2 / expected).sum() < 90.6
     assert deal_cards(1, 0, 2) != deal_cards(2, 0, 2)
+
+
+def test_seat_rotations_in_lockstep_play_as_one_after_the_other(tmp_path, monkeypatch):
+    """A duplicate match's rotations played in lockstep in one process (LOCKSTEP_DEALS deals each in turn,
+    so that agents' caches serve a deal's replays) give the same hands, byte for byte, as one rotation
+    after the other."""
+    from pokerlab.arena import match
+
+    lineup = ["loki1", "loki1-uniform", "random", "tight-aggressive"]
+    runs = {}
+    for lockstep, workers in ((0, 1), (3, 1), (1, 1)):
+        monkeypatch.setattr(match, "LOCKSTEP_DEALS", lockstep)
+        out = tmp_path / f"l{lockstep}w{workers}"
+        result = duplicate_tournament(lineup, 10, seed=5, workers=workers, out=out)
+        runs[lockstep, workers] = (result.nets.copy(), (out / "hands.csv").read_bytes())
+        assert [s.hands_played for s in result.sessions] == [10, 10, 10, 10]
+    first = runs[0, 1]
+    assert np.abs(first[0]).sum() > 0
+    for nets, csv in runs.values():
+        assert np.array_equal(nets, first[0]) and csv == first[1]

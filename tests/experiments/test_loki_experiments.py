@@ -83,3 +83,52 @@ def test_loki_tops_the_field_of_stereotypes():
 def test_loki_beats_simple_agents_at_ten_seats(opponent):
     result = run_pooled(["loki1"] * 5 + [opponent] * 5, 100, seed=11, workers=2)
     assert result.results[0].ci95[0] > 0, result.results[0]
+
+
+def test_fig1_readings_change_every_player_alike():
+    from pokerlab.agents.loki1 import VARIANTS, fig1_reading
+    from pokerlab.errors import ConfigError
+
+    for name in ABLATION:
+        read = fig1_reading(VARIANTS[name], "betting-1998")
+        assert read.modelling == "generic"
+        assert not (read.rules.semi_bluff or read.rules.showdown_odds or read.rules.deception)
+        # Fig 1's own differences stay
+        assert (read.weighting, read.potential, read.preflop) == (
+            VARIANTS[name].weighting,
+            VARIANTS[name].potential,
+            VARIANTS[name].preflop,
+        )
+        assert fig1_reading(VARIANTS[name], "ours") == VARIANTS[name]
+    with pytest.raises(ConfigError, match="allowed: ours"):
+        fig1_reading(VARIANTS["loki1"], "paper")
+
+
+def test_betting_1998_players_use_only_the_rules_of_billings_1998():
+    from pokerlab.arena import play_match
+    from pokerlab.experiments.loki import loki_field
+
+    class Logged:
+        rules: set = set()
+
+    players = loki_field(ABLATION, "betting-1998")
+    original = type(players[0])._postflop
+
+    def logged(self, view, hand):
+        action = original(self, view, hand)
+        Logged.rules.add(self.last_rule)
+        return action
+
+    for p in players:
+        p._postflop = logged.__get__(p)
+    play_match(players, 60, seed=4)
+    assert Logged.rules and Logged.rules <= {"make4", "make2", "make1", "pot-odds", "fold", "check"}
+    assert "pot-odds" in Logged.rules
+
+
+def test_cli_reading_only_for_the_loki1_fields(capsys):
+    assert main(["experiment", "loki-vs-styles", "--deals", "2", "--reading", "generic"]) == 2
+    assert "--reading applies to loki-ablation and loki-components" in capsys.readouterr().err
+    assert main(["experiment", "loki-components", "--deals", "2", "--seed", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["agent"] for r in out["results"]][0] == "loki1-basic" and out["hands"] == 20

@@ -10,10 +10,18 @@ at the end). From it, Billings et al. 1998 §4.2:
 
 with S the row sum, and 0 where the denominator is 0. Two cards to come is only on the flop (990 turn and
 river pairs per subcase, 1,070,190 cases); one card to come is on the flop (45) and turn (44).
+
+A subcase's counts (its row, and how many completions end ahead, tied, behind) do not depend on the
+weights, which only scale them. `potential_of` therefore keeps the counts of every live holding per (hole,
+board, cards to come) in a bounded LRU cache (`COUNTS_CACHE`) and combines them with the weights of each
+decision (`combine_counts`): a player acting twice on a flop, or the replays of a duplicate deal, count
+once. The sums run in the order of `potential_counts`, the plain kernel kept as the oracle, so the tables
+are equal to the last bit; ``COUNTS_CACHE.enabled = False`` turns the cache off.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numba as nb
@@ -22,7 +30,7 @@ import numpy as np
 from pokerlab.analysis.situation import CardsLike, Situation, is_subcase, situation
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
 from pokerlab.evaluator import CARD_KEYS, add_card, hand_key, rank_of
-from pokerlab.holdings import HOLDING_CARDS
+from pokerlab.holdings import HOLDING_CARDS, HOLDING_INDEX
 
 AHEAD, TIED, BEHIND = 0, 1, 2
 STATUS_NAMES = ("ahead", "tied", "behind")
@@ -124,14 +132,9 @@ def _completions(dead: np.uint64, cards_to_come: int) -> tuple[np.ndarray, np.nd
 
 
 @nb.njit(cache=True)
-def potential_counts(
-    hole: np.ndarray, board: np.ndarray, weights: np.ndarray, cards_to_come: int
-) -> np.ndarray:
-    """The weighted 3x3 potential table T[now][final] for 1 or 2 cards to come (numba kernel).
-
-    Our final rank is computed once per completion; each subcase then counts its completions (those that
-    share no card with it) by outcome in integers, and adds them to its row times its weight.
-    """
+def _our_ranks(hole: np.ndarray, board: np.ndarray, cards_to_come: int):
+    """The board's partial hand, our cards' mask, our rank now, every completion (keys, masks) and our final
+    rank with each (numba kernel)."""
     board_key, board_mask = hand_key(board)
     key, mask = add_card(board_key, board_mask, hole[0])
     hole_key, hole_mask = add_card(key, mask, hole[1])
@@ -140,33 +143,206 @@ def potential_counts(
     ours = np.empty(keys.size, dtype=np.int32)
     for j in range(keys.size):
         ours[j] = rank_of(hole_key + keys[j], hole_mask | masks[j])
+    return board_key, board_mask, hole_mask, now, keys, masks, ours
+
+
+@nb.njit(inline="always", cache=True)
+def _subcase_outcomes(i, board_key, board_mask, now, keys, masks, ours):
+    """Holding i's status now (AHEAD, TIED, BEHIND: ours against its) and how many of the completions that
+    share no card with it end with us ahead or tied, of how many (numba kernel)."""
+    key, mask = add_card(board_key, board_mask, HOLDING_CARDS[i, 0])
+    key, mask = add_card(key, mask, HOLDING_CARDS[i, 1])
+    theirs = rank_of(key, mask)
+    row = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
+    ahead = tied = cases = 0
+    for j in range(keys.size):
+        if masks[j] & mask:
+            continue
+        theirs = rank_of(key + keys[j], mask | masks[j])
+        ahead += ours[j] > theirs
+        tied += ours[j] == theirs
+        cases += 1
+    return row, ahead, tied, cases
+
+
+@nb.njit(cache=True)
+def potential_counts(
+    hole: np.ndarray, board: np.ndarray, weights: np.ndarray, cards_to_come: int
+) -> np.ndarray:
+    """The weighted 3x3 potential table T[now][final] for 1 or 2 cards to come (numba kernel).
+
+    Our final rank is computed once per completion; each subcase then counts its completions (those that
+    share no card with it) by outcome in integers, and adds them to its row times its weight.
+    """
+    board_key, board_mask, hole_mask, now, keys, masks, ours = _our_ranks(hole, board, cards_to_come)
     table = np.zeros((3, 3))
     for i in range(HOLDING_CARDS.shape[0]):
         if not is_subcase(i, hole_mask, weights):
             continue
-        key, mask = add_card(board_key, board_mask, HOLDING_CARDS[i, 0])
-        key, mask = add_card(key, mask, HOLDING_CARDS[i, 1])
-        theirs = rank_of(key, mask)
-        row = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
-        ahead = tied = cases = 0
-        for j in range(keys.size):
-            if masks[j] & mask:
-                continue
-            theirs = rank_of(key + keys[j], mask | masks[j])
-            ahead += ours[j] > theirs
-            tied += ours[j] == theirs
-            cases += 1
+        row, ahead, tied, cases = _subcase_outcomes(i, board_key, board_mask, now, keys, masks, ours)
         table[row, AHEAD] += weights[i] * ahead
         table[row, TIED] += weights[i] * tied
         table[row, BEHIND] += weights[i] * (cases - ahead - tied)
     return table
 
 
+@nb.njit(cache=True)
+def holding_counts(hole: np.ndarray, board: np.ndarray, cards_to_come: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every holding's row of T (AHEAD, TIED, BEHIND now; -1 where it meets our cards) and its completions
+    ending ahead, tied, behind (int16, at most 990), whatever the weights (numba kernel)."""
+    board_key, board_mask, hole_mask, now, keys, masks, ours = _our_ranks(hole, board, cards_to_come)
+    rows = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int8)
+    counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
+    for i in range(HOLDING_CARDS.shape[0]):
+        if (CARD_MASKS[HOLDING_CARDS[i, 0]] | CARD_MASKS[HOLDING_CARDS[i, 1]]) & hole_mask:
+            continue
+        row, ahead, tied, cases = _subcase_outcomes(i, board_key, board_mask, now, keys, masks, ours)
+        rows[i] = row
+        counts[i, AHEAD] = ahead
+        counts[i, TIED] = tied
+        counts[i, BEHIND] = cases - ahead - tied
+    return rows, counts
+
+
+@nb.njit(cache=True)
+def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`holding_counts` with two cards to come on the flop, by four-card sets (numba kernel).
+
+    The opponent's final hand is the flop and four unseen cards, its two and the turn and river; each of
+    the C(47, 4) = 178,365 sets is ranked once and serves its six splits into holding and completion, where
+    the per-subcase loop ranks 1,070,190 hands. The counts are the same integers.
+    """
+    board_key, board_mask = hand_key(board)
+    key, mask = add_card(board_key, board_mask, hole[0])
+    hole_key, hole_mask = add_card(key, mask, hole[1])
+    now = rank_of(hole_key, hole_mask)
+    unseen = np.array([c for c in range(NUM_CARDS) if (CARD_MASKS[c] & hole_mask) == 0])
+    n = unseen.size
+    keys = np.empty(n, dtype=np.uint64)
+    masks = np.empty(n, dtype=np.uint64)
+    for a in range(n):
+        keys[a], masks[a] = CARD_KEYS[unseen[a]], CARD_MASKS[unseen[a]]
+    ours = np.zeros((n, n), dtype=np.int32)  # our final rank with turn and river a, b
+    for a in range(n):
+        for b in range(a + 1, n):
+            ours[a, b] = ours[b, a] = rank_of(hole_key + keys[a] + keys[b], hole_mask | masks[a] | masks[b])
+    # tally[a, b], a < b: for holding {a, b}, completions we end ahead + 65,536 x those we tie (<= 990 each)
+    tally = np.zeros((n, n), dtype=np.int32)
+    ranks = np.empty(n, dtype=np.int32)  # the opponent's final ranks of the sets {a, b, c, d}, d > c
+    for a in range(n):
+        ka, ma = board_key + keys[a], board_mask | masks[a]
+        for b in range(a + 1, n):
+            kb, mb, o_ab = ka + keys[b], ma | masks[b], ours[a, b]
+            t_ab = np.int32(0)
+            for c in range(b + 1, n):
+                kc, mc, o_ac, o_bc = kb + keys[c], mb | masks[c], ours[a, c], ours[b, c]
+                for d in range(c + 1, n):
+                    ranks[d] = rank_of(kc + keys[d], mc | masks[d])
+                # six splits of {a, b, c, d} into a holding and a completion (branch-free, vectorised)
+                t_ac = t_bc = np.int32(0)
+                row_a, row_b, row_c = tally[a], tally[b], tally[c]
+                ours_a, ours_b, ours_c = ours[a], ours[b], ours[c]
+                for d in range(c + 1, n):
+                    r = ranks[d]
+                    t_ab += np.int32(ours_c[d] > r) + (np.int32(ours_c[d] == r) << 16)
+                    row_c[d] += np.int32(o_ab > r) + (np.int32(o_ab == r) << 16)
+                    t_ac += np.int32(ours_b[d] > r) + (np.int32(ours_b[d] == r) << 16)
+                    row_b[d] += np.int32(o_ac > r) + (np.int32(o_ac == r) << 16)
+                    row_a[d] += np.int32(o_bc > r) + (np.int32(o_bc == r) << 16)
+                    t_bc += np.int32(ours_a[d] > r) + (np.int32(ours_a[d] == r) << 16)
+                tally[a, c] += t_ac
+                tally[b, c] += t_bc
+            tally[a, b] += t_ab
+    cases = (n - 2) * (n - 3) // 2
+    rows = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int8)
+    counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
+    for a in range(n):
+        for b in range(a + 1, n):
+            i = HOLDING_INDEX[unseen[a], unseen[b]]
+            theirs = rank_of(board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b])
+            rows[i] = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
+            ahead, tied = tally[a, b] & 0xFFFF, tally[a, b] >> 16
+            counts[i, AHEAD] = ahead
+            counts[i, TIED] = tied
+            counts[i, BEHIND] = cases - ahead - tied
+    return rows, counts
+
+
+@nb.njit(cache=True)
+def combine_counts(rows: np.ndarray, counts: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The weighted table T from `holding_counts`: each subcase (live, weight > 0) adds its counts times its
+    weight to its row, in the order and arithmetic of `potential_counts` (numba kernel)."""
+    table = np.zeros((3, 3))
+    for i in range(rows.size):
+        row = rows[i]
+        if row < 0 or not weights[i] > 0:
+            continue
+        w = weights[i]
+        table[row, AHEAD] += w * np.int64(counts[i, AHEAD])
+        table[row, TIED] += w * np.int64(counts[i, TIED])
+        table[row, BEHIND] += w * np.int64(counts[i, BEHIND])
+    return table
+
+
+class CountsCache:
+    """A bounded LRU cache of `holding_counts` per (hole, board, cards to come), with hit counts.
+
+    An entry holds 1,326 rows and 3 x 1,326 counts (9.3 KB): the default 2,048 entries take at most 19 MB.
+    """
+
+    def __init__(self, maxsize: int = 2048) -> None:
+        self.maxsize = maxsize
+        self.enabled = True
+        self.hits = self.misses = 0
+        self._entries: OrderedDict = OrderedDict()
+
+    def counts(self, hole: np.ndarray, board: np.ndarray, cards_to_come: int) -> tuple[np.ndarray, ...]:
+        """The (rows, counts) of `holding_counts`, computed once per cards (in any order) while cached."""
+        a, b = int(hole[0]), int(hole[1])
+        key = (min(a, b), max(a, b), np.sort(board).tobytes(), cards_to_come)
+        entry = self._entries.get(key)
+        if entry is not None:
+            self.hits += 1
+            self._entries.move_to_end(key)
+            return entry
+        self.misses += 1
+        if cards_to_come == 2:
+            entry = two_card_holding_counts(hole, board)
+        else:
+            entry = holding_counts(hole, board, cards_to_come)
+        self._entries[key] = entry
+        if len(self._entries) > self.maxsize:
+            self._entries.popitem(last=False)
+        return entry
+
+    def clear(self) -> None:
+        """Drop every entry and reset the hit counts."""
+        self._entries.clear()
+        self.hits = self.misses = 0
+
+    @property
+    def hit_rate(self) -> float:
+        """Hits over look-ups (0 before any)."""
+        total = self.hits + self.misses
+        return self.hits / total if total else 0.0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+#: The process's cache of per-holding potential counts, shared by every player; `enabled` False turns it off.
+COUNTS_CACHE = CountsCache()
+
+
 def potential_of(known: Situation) -> HandPotential:
     """Hand potential in a prepared `Situation`: both look-aheads on the flop, one on the turn, none after."""
 
     def table(cards_to_come: int) -> PotentialTable:
-        counts = potential_counts(known.hole, known.board, known.weights, cards_to_come)
+        if COUNTS_CACHE.enabled:
+            rows, holding = COUNTS_CACHE.counts(known.hole, known.board, cards_to_come)
+            counts = combine_counts(rows, holding, known.weights)
+        else:
+            counts = potential_counts(known.hole, known.board, known.weights, cards_to_come)
         return PotentialTable(counts, cards_to_come, known.weighted)
 
     board_size = known.board.size

@@ -78,6 +78,15 @@ def situation(hole: CardsLike, board: CardsLike, weights: object = None) -> Situ
     )
 
 
+def known_situation(hole: tuple[int, ...], board: tuple[int, ...], weights: np.ndarray | None) -> Situation:
+    """The `Situation` of card codes and a weight table that are already valid (an agent's own view and
+    field array): the fast path of `situation`, which checks nothing."""
+    table = _UNIFORM if weights is None else weights
+    return Situation(
+        np.array(hole, dtype=np.uint8), np.array(board, dtype=np.uint8), table, weights is not None
+    )
+
+
 @nb.njit(inline="always", cache=True)
 def is_subcase(holding: int, dead_mask: np.uint64, weights: np.ndarray) -> bool:
     """Whether holding i is live (no card in `dead_mask`) and has weight > 0 (numba kernel)."""

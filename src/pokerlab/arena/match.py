@@ -297,27 +297,61 @@ def _events(jobs: list[SessionJob], workers: int, direct):
     if not jobs:
         return
     if workers == 1 or len(jobs) == 1:
-        table = make_table(jobs[0])  # one table for every session: isolated processes start once
-        try:
-            for job in jobs:
-                for event in run_session(job, table, direct):
-                    yield job.session, event
-        finally:
-            table.close()
+        yield from _in_process(jobs, direct)
         return
     yield from _parallel_events(jobs, workers)
 
 
-def _worker(jobs: list[SessionJob], events) -> None:
-    """A worker process: play its jobs in turn on one table, forwarding every event."""
-    try:
-        table = make_table(jobs[0])
+#: Deals each seat rotation of a duplicate match plays before the next rotation in the same process takes
+#: its turn (0: one rotation after the other). The replays of a deal then come close together, so caches
+#: that agents share in a process (Loki-1's potential counts and board values) serve them all instead of
+#: being flushed by a whole session of other deals. Sessions stay independent: results do not depend on it.
+LOCKSTEP_DEALS = 32
+
+
+def _in_process(jobs: list[SessionJob], direct=None):
+    """(session, event) pairs of `jobs` played in this process: the seat rotations of a duplicate match in
+    lockstep (`LOCKSTEP_DEALS`, a table each) when no seat is isolated, else one session after the other
+    on one table (isolated processes start once)."""
+    if (
+        LOCKSTEP_DEALS
+        and len(jobs) > 1
+        and direct is None
+        and all(job.rotation is not None and not any(job.isolate) for job in jobs)
+    ):
+        tables = [make_table(job) for job in jobs]
         try:
-            for job in jobs:
-                for event in run_session(job, table):
-                    events.put((job.session, event))
+            turns = [
+                (job.session, run_session(job, table, pace=LOCKSTEP_DEALS))
+                for job, table in zip(jobs, tables, strict=True)
+            ]
+            while turns:
+                for turn in list(turns):
+                    session, events = turn
+                    for event in events:
+                        if event[0] == "pause":
+                            break
+                        yield session, event
+                    else:
+                        turns.remove(turn)
         finally:
-            table.close()
+            for table in tables:
+                table.close()
+        return
+    table = make_table(jobs[0])
+    try:
+        for job in jobs:
+            for event in run_session(job, table, direct):
+                yield job.session, event
+    finally:
+        table.close()
+
+
+def _worker(jobs: list[SessionJob], events) -> None:
+    """A worker process: play its jobs (`_in_process`), forwarding every event."""
+    try:
+        for event in _in_process(jobs):
+            events.put(event)
     except PokerlabError as exc:
         events.put((-1, ("error", exc)))
     except BaseException:  # noqa: BLE001 - report anything, so the match does not wait forever

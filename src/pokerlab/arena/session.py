@@ -102,11 +102,14 @@ def make_table(job: SessionJob) -> Table:
     return Table(players, job.config, job.labels, job.action_timeout, job.log_decisions)
 
 
-def run_session(job: SessionJob, table: Table | None = None, agents=None) -> Iterator[tuple]:
+def run_session(
+    job: SessionJob, table: Table | None = None, agents=None, pace: int | None = None
+) -> Iterator[tuple]:
     """Play one session, yielding progress, blocks of `HandOutcome`s and the final `SessionReport`.
 
     `table` may be reused across sessions (its isolated processes stay up); `agents` gives the agent
-    instances to play (default: fresh copies from the specs).
+    instances to play (default: fresh copies from the specs). With `pace`, a ("pause",) event follows every
+    `pace` hands: where a driver may let other sessions play (it forwards nothing of it).
     """
     own_table = table is None
     table = table or make_table(job)
@@ -124,6 +127,8 @@ def run_session(job: SessionJob, table: Table | None = None, agents=None) -> Ite
                 break
             outcomes.append(outcome)
             played += 1
+            if pace and played % pace == 0:
+                yield ("pause",)
             if len(outcomes) >= job.block:
                 faults = [a - b for a, b in zip(table.faults, block_faults, strict=True)]
                 block_faults = list(table.faults)

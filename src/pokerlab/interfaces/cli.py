@@ -15,6 +15,7 @@ from pathlib import Path
 import numba
 
 from pokerlab.agents.human import PlayerLeft
+from pokerlab.agents.loki1 import FIG1_READINGS
 from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_table, write_table
 from pokerlab.cards import format_cards, parse_cards
@@ -24,6 +25,9 @@ from pokerlab.experiments import EXPERIMENTS
 from pokerlab.handclass import NUM_CLASSES
 from pokerlab.holdings import load_weights
 from pokerlab.interfaces.report import results_table
+
+#: The experiments that take a --reading of the Fig 1 field.
+READABLE = ("loki-ablation", "loki-components")
 
 
 class _UsageError(Exception):
@@ -407,6 +411,10 @@ def cmd_history_show(args: argparse.Namespace) -> int:
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one of the papers' experiments (duplicate, pooled per player kind) and report each kind."""
     kwargs = {"deals": args.deals} if args.deals is not None else {}
+    if args.reading is not None:
+        if args.name not in READABLE:
+            raise ConfigError(f"--reading applies to {' and '.join(READABLE)}, not {args.name}")
+        kwargs["reading"] = args.reading
     result = EXPERIMENTS[args.name](
         seed=args.seed,
         workers=args.workers,
@@ -583,7 +591,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals",
         type=int,
         default=None,
-        help="duplicate deals (default: 10000 for the ablation, 2000 against the styles)",
+        help="duplicate deals (default: 10000 for the ablation, 2000 for the components and the styles)",
+    )
+    p.add_argument(
+        "--reading",
+        choices=list(FIG1_READINGS),
+        default=None,
+        help="how the Loki-1 field reads Billings et al. 1998 (loki-ablation, loki-components; default "
+        "no-showdown-odds, see docs/results/loki-fig1-fidelity)",
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")

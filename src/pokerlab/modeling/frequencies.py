@@ -53,6 +53,22 @@ class ActionFrequencies:
             return fallback.copy()
         return (n / FULL_TRUST) * (row / n) + (1 - n / FULL_TRUST) * fallback
 
+    def mixed_frequency(self, round_index: int, bets_to_call: int, action: int) -> float:
+        """``mixed(round_index, bets_to_call)[action]``, computed alone with the same arithmetic (the fast
+        path of re-weighting, which needs one entry)."""
+        b = bet_bucket(bets_to_call)
+        row = self.counts[round_index, b]
+        n = int(row.sum())
+        if n >= FULL_TRUST:
+            return float(row[action] / n)
+        if round_index == 0:
+            fallback = DEFAULT_FREQUENCIES[b, action]
+        else:
+            fallback = self.mixed_frequency(round_index - 1, b, action)
+        if n == 0:
+            return float(fallback)
+        return float((n / FULL_TRUST) * (row[action] / n) + (1 - n / FULL_TRUST) * fallback)
+
 
 def threshold_percentile(frequencies: np.ndarray, action: int, bets_to_call: int) -> float | None:
     """μ as a percentile in [0, 1] of the hands an observed action seems to need (Papp 1998 §7.1.2).

@@ -2,6 +2,6 @@
 opponent modelling."""
 
 from pokerlab.agents.loki1.agent import Loki1Agent
-from pokerlab.agents.loki1.config import VARIANTS, Loki1Config, basic_player
+from pokerlab.agents.loki1.config import FIG1_READINGS, VARIANTS, Loki1Config, basic_player, fig1_reading
 
-__all__ = ["VARIANTS", "Loki1Agent", "Loki1Config", "basic_player"]
+__all__ = ["FIG1_READINGS", "VARIANTS", "Loki1Agent", "Loki1Config", "basic_player", "fig1_reading"]

@@ -21,12 +21,15 @@ from pokerlab.agents.loki1.preflop import (
     select_strategy,
     strategy_action,
 )
-from pokerlab.analysis.assessment import assess
+from pokerlab.analysis.assessment import Assessment
 from pokerlab.analysis.income_rate import shipped_table
-from pokerlab.analysis.starting_hands import hand_type
-from pokerlab.analysis.strength import hand_strength
+from pokerlab.analysis.potential import potential_of
+from pokerlab.analysis.situation import known_situation
+from pokerlab.analysis.starting_hands import HOLDING_TYPE, STARTING_HANDS
+from pokerlab.analysis.strength import strength_of
 from pokerlab.engine import PREFLOP, RIVER, HandEnd, HandStart, SeatView, blind_positions
 from pokerlab.errors import CorruptData
+from pokerlab.holdings import HOLDING_INDEX
 from pokerlab.modeling.frequencies import ROUNDS, ActionFrequencies
 
 
@@ -113,7 +116,7 @@ class Loki1Agent(Agent):
     def _choose_strategy(self, view: SeatView, hand: HandFollower):
         """Pick the pre-flop strategy at Loki's first pre-flop decision (Papp 1998 §6.1, App. B)."""
         config, me = self.config, view.position
-        kind = hand_type(view.hole)
+        kind = STARTING_HANDS[HOLDING_TYPE[HOLDING_INDEX[view.hole]]]  # the engine's cards: no parsing
         if config.preflop == "simple":
             return select_strategy(shipped_table(7)[kind], 7, config.tightness, 0, rules=config.preflop_rules)
         others = [p for p in range(view.players) if p != me and not hand.folded[p]]
@@ -133,15 +136,16 @@ class Loki1Agent(Agent):
             self.last_rule = "check-raise"
             return RAISE
         opponents = len(hand.opponents())
-        dead = list(view.hole) + list(view.board)
-        field = hand.field(dead)
+        field = hand.field(view.hole + view.board)
+        # the engine's cards and our own field array are valid: the unchecked path of `assess`
+        known = known_situation(view.hole, view.board, field)
         if config.potential:
-            assessment = assess(view.hole, view.board, field, opponents, config.flop_lookahead)
+            assessment = Assessment(strength_of(known, opponents), potential_of(known), config.flop_lookahead)
             hs_n, ehs, ehs_opt = assessment.strength.hs_n, assessment.ehs, assessment.ehs_optimistic
             one_card = assessment.potential.one_card
             ppot = one_card.positive_potential if one_card is not None else 0.0
         else:
-            hs_n = hand_strength(view.hole, view.board, field, opponents).hs_n
+            hs_n = strength_of(known, opponents).hs_n
             ehs = ehs_opt = hs_n
             ppot = 0.0
         bet = view.config.bet_size(view.round)

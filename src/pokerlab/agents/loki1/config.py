@@ -30,6 +30,9 @@ class Loki1Config:
       significant difference in self-play; we default to specific, the complete Loki-1, because generic
       modelling only breaks even against an always-raising maniac heads-up (+0.11 sb/hand, CI
       [-0.07, 0.29], 1,500 duplicate deals, seed 7) where specific modelling wins +0.92 [0.71, 1.13].
+    * ``weighting_rounds``: "all" (re-weight after the actions of every round, Papp 1998 ch. 7) or
+      "preflop" (only pre-flop actions re-weight: the common pre-flop weights of Billings et al. 1998 §4.3,
+      "based on the simulations of the 169 different starting hand types").
     * ``flop_lookahead``: 2 (EHS' on the flop with the two-card Ppot, Billings et al. 1998 §4.4) or 1.
     * ``preflop_rules`` and ``rules``: the pre-flop table B.1 and small-blind thresholds, and the post-flop
       rule constants (deception included).
@@ -40,6 +43,7 @@ class Loki1Config:
     weighting: bool = True
     potential: bool = True
     modelling: str = "specific"
+    weighting_rounds: str = "all"
     flop_lookahead: int = 2
     probability_play: float = 0.6  # Papp App. B
     preflop_sigma: float = 330.0  # Papp §7.2.2, IR x 1000
@@ -53,6 +57,7 @@ class Loki1Config:
             "tightness": TIGHTNESS,
             "preflop": ("advanced", "simple"),
             "modelling": ("generic", "specific"),
+            "weighting_rounds": ("all", "preflop"),
             "flop_lookahead": (1, 2),
         }
         for name, allowed in choices.items():
@@ -75,7 +80,50 @@ VARIANTS: dict[str, Loki1Config] = {
     "loki1-no-potential": Loki1Config(potential=False),
     "loki1-basic": Loki1Config(weighting=False, preflop="simple", potential=False),
     "loki1-generic": Loki1Config(modelling="generic"),
+    # E plus one of Fig 1's three components alone: what each is worth on its own
+    "loki1-weighting-only": Loki1Config(preflop="simple", potential=False),
+    "loki1-preflop-only": Loki1Config(weighting=False, potential=False),
+    "loki1-potential-only": Loki1Config(weighting=False, preflop="simple"),
 }
+
+#: Readings of the field of Billings et al. 1998 Fig 1, applied to every player alike (Fig 1's players keep
+#: their differences): Loki1Config fields, ``rules`` a dict of PostflopRules fields.
+#:
+#: * ``ours``: Papp 1998's Loki-1 as we read it (specific modelling, semi-bluffs, showdown odds, deception).
+#: * ``generic``: generic opponent modelling (Papp 1998 App. B Table B.2 for everyone): Billings et al. 1998
+#:   §4.3 says Lokibot "treats all opponents the same", and Papp's betting experiments used generic
+#:   modelling.
+#: * ``betting-1998``: generic modelling and only the betting Billings et al. 1998 §4.4 describes (EHS
+#:   thresholds, calls when Ppot beats the pot odds): no semi-bluff, showdown-odds call or deception, which
+#:   are Papp 1998 §6.4-6.7 additions.
+#: * ``lokibot-1998``: betting-1998 with the common pre-flop weights of §4.3 only (no re-weighting after the
+#:   flop).
+#: * ``no-showdown-odds``, ``no-semi-bluff``: our reading without one of those rules.
+FIG1_READINGS: dict[str, dict] = {
+    "ours": {},
+    "generic": {"modelling": "generic"},
+    "betting-1998": {
+        "modelling": "generic",
+        "rules": {"semi_bluff": False, "showdown_odds": False, "deception": False},
+    },
+    "lokibot-1998": {
+        "modelling": "generic",
+        "weighting_rounds": "preflop",
+        "rules": {"semi_bluff": False, "showdown_odds": False, "deception": False},
+    },
+    "no-showdown-odds": {"rules": {"showdown_odds": False}},
+    "no-semi-bluff": {"rules": {"semi_bluff": False}},
+}
+
+
+def fig1_reading(config: Loki1Config, reading: str) -> Loki1Config:
+    """`config` under one of the `FIG1_READINGS`; `ConfigError` names them otherwise."""
+    if reading not in FIG1_READINGS:
+        raise ConfigError(f"unknown Fig 1 reading {reading!r}; allowed: {', '.join(FIG1_READINGS)}")
+    changes = dict(FIG1_READINGS[reading])
+    if "rules" in changes:
+        changes["rules"] = replace(config.rules, **changes["rules"])
+    return replace(config, **changes)
 
 
 def basic_player(tightness: str) -> Loki1Config:

@@ -13,15 +13,10 @@ import numpy as np
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.config import Loki1Config
 from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
-from pokerlab.holdings import NUM_HOLDINGS, field_array
-from pokerlab.modeling.frequencies import (
-    DEFAULT_FREQUENCIES,
-    ActionFrequencies,
-    bet_bucket,
-    threshold_percentile,
-)
+from pokerlab.holdings import NUM_HOLDINGS, live_holdings
+from pokerlab.modeling.frequencies import DEFAULT_FREQUENCIES, ActionFrequencies
 from pokerlab.modeling.holding_values import postflop_values, preflop_values, sorted_preflop_values
-from pokerlab.modeling.reweighting import percentile_value, reweight
+from pokerlab.modeling.reweighting import percentile_value, reweight_into
 
 
 def bets_faced(to_call: int, bet_size: int) -> int:
@@ -44,10 +39,10 @@ class HandFollower:
         self.folded = [False] * players
         self.voluntary = [False] * players  # put money in of its own accord pre-flop
         self.weights = np.ones((players, NUM_HOLDINGS))
-        self.threshold = np.empty(players)
         self.strategy = None  # Loki's pre-flop strategy, fixed at its first pre-flop decision
         self.semi_bluffing = False
         self.check_raise_round = -1
+        self._live: tuple = ((), None)  # the cards of the last field array and their live holdings
         self._start_round(PREFLOP)
 
     def catch_up(self, round_index: int) -> None:
@@ -59,8 +54,10 @@ class HandFollower:
         """Reset what is counted per round; save the tables the round's re-weighting starts from."""
         self.round = round_index
         self.acted = [False] * self.players  # acted this round
-        self.saved = self.weights.copy()  # the tables at the start of the round (Papp 1998 ch. 7)
-        self.threshold[:] = -np.inf  # the highest threshold applied this round, per opponent
+        # the tables at the start of the round (Papp 1998 ch. 7), saved per opponent at its first re-weighting
+        # in the round: until then its row of `weights` is that table
+        self.saved: dict[int, np.ndarray] = {}
+        self.threshold = [-np.inf] * self.players  # the highest threshold applied this round, per opponent
         self.called_bet = False  # we called a bet this round
 
     def follow(
@@ -74,29 +71,22 @@ class HandFollower:
     ) -> None:
         """Take in the action records not seen yet; ``learning`` counts opponents' actions into
         `frequencies` (off when the player is frozen)."""
+        me, bet_sizes, folded, acted = self.me, self.bet_sizes, self.folded, self.acted
         for record in actions[self.seen :]:
             round_index, p, action = record.round, record.position, record.action
             if round_index != self.round:
                 self._start_round(round_index)
-            faced = bets_faced(record.to_call, self.bet_sizes[round_index])
-            if p == self.me:
+                acted = self.acted
+            faced = -(-record.to_call // bet_sizes[round_index])  # `bets_faced`
+            if p == me:
                 self.called_bet |= action == CALL and faced > 0
             else:
-                self._observe(
-                    p,
-                    action,
-                    faced,
-                    board[: BOARD_SIZE[round_index]],
-                    frequencies,
-                    identities[p],
-                    reweighting,
-                    learning,
-                )
+                self._observe(p, action, faced, board, frequencies, identities[p], reweighting, learning)
             if round_index == PREFLOP and (action == RAISE or (action == CALL and faced > 0)):
                 self.voluntary[p] = True
             if action == FOLD:
-                self.folded[p] = True
-            self.acted[p] = True
+                folded[p] = True
+            acted[p] = True
         self.seen = len(actions)
 
     def _observe(
@@ -110,45 +100,62 @@ class HandFollower:
         reweighting: bool,
         learning: bool,
     ) -> None:
+        """Count opponent p's action (faced: bets to call, >= 0) and re-weight its table (board: the whole
+        board seen so far; the round's part is used)."""
         config = self.config
         freq = frequencies.get(identity)
         if freq is None:
             freq = ActionFrequencies()
             if learning:
                 frequencies[identity] = freq
+        bucket = faced if faced < 2 else 2  # `bet_bucket` of faced >= 0
         if learning:
-            freq.observe(self.round, faced, action)
+            freq.counts[self.round, bucket, action] += 1  # `ActionFrequencies.observe`
         if action == FOLD or not (reweighting and config.weighting):
             return
-        if config.modelling == "specific":
-            mixed = freq.mixed(self.round, faced)
-        else:
-            mixed = DEFAULT_FREQUENCIES[bet_bucket(faced)]
-        percentile = threshold_percentile(mixed, action, faced)
-        if percentile is None:
+        if self.round != PREFLOP and config.weighting_rounds == "preflop":
+            return  # Billings et al. 1998 §4.3: common pre-flop weights only
+        # `threshold_percentile` of the mixed frequencies, from the one entry it reads: a free check says
+        # nothing; a bet needs 1 - f''(bet), a call or raise facing a bet f''(fold)
+        if bucket == 0 and action != RAISE:
             return
+        needed = RAISE if bucket == 0 else FOLD
+        if config.modelling == "specific":
+            frequency = freq.mixed_frequency(self.round, faced, needed)
+        else:
+            frequency = float(DEFAULT_FREQUENCIES[bucket, needed])
+        percentile = 1.0 - frequency if bucket == 0 else frequency
         if self.round == PREFLOP:
             ordered = sorted_preflop_values()
             if percentile < config.no_reweight_percentile:
                 return  # an opponent who plays almost anything tells nothing (Papp §7.2.2)
             mu, sigma, values = percentile_value(ordered, percentile), config.preflop_sigma, preflop_values()
         else:
-            mu, sigma, values = percentile, config.postflop_sigma, postflop_values(board)
+            mu, sigma = percentile, config.postflop_sigma
+            values = postflop_values(board[: BOARD_SIZE[self.round]])
         if mu <= self.threshold[p]:
             return  # one re-weighting per opponent and round, from the round's saved table
         self.threshold[p] = mu
-        self.weights[p] = reweight(self.saved[p], values, mu, sigma)
+        saved = self.saved.get(p)
+        if saved is None:
+            saved = self.saved[p] = self.weights[p].copy()
+        reweight_into(self.weights[p], saved, values, mu, sigma)
 
     def opponents(self) -> list[int]:
         """Positions of the opponents still in the hand."""
         return [p for p in range(self.players) if p != self.me and not self.folded[p]]
 
-    def field(self, dead: list[int]) -> np.ndarray | None:
+    def field(self, dead: tuple[int, ...]) -> np.ndarray | None:
         """The field array of the active opponents (Papp 1998 §5.2.1, §7.3.1), or None (uniform) without
-        weighting."""
+        weighting: `field_array`'s arithmetic, without its checks (our tables are valid, every live
+        holding keeps a weight >= 0.01)."""
         if not self.config.weighting:
             return None
-        return field_array([self.weights[p] for p in self.opponents()], dead)
+        if self._live[0] != dead:
+            self._live = (dead, live_holdings(dead))  # once per street
+        tables = self.weights[self.opponents()] * self._live[1]
+        tables /= tables.sum(axis=1)[:, None]  # each row's pairwise sum, as ``table.sum()`` of one row
+        return tables.mean(axis=0)
 
     def opponents_to_act(self) -> int:
         """Active opponents who have not acted yet in this round."""
