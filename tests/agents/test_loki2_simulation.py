@@ -79,7 +79,7 @@ def test_trial_values_equal_holding_strengths():
 
 
 def river_decision():
-    """Heads-up, the river: position 0 bets into us (the button, position 1) holding Ah 8h on 9h 8c 2c Js 3d."""
+    """Heads-up river: position 0 bets into us (the button, position 1) with Ah 8h on 9h 8c 2c Js 3d."""
     holes = parse_cards("Ks Kd Ah 8h")
     state = HandState(GameConfig(), holes, parse_cards("9h 8c 2c Js 3d"))
     for action in (CALL, CALL) + (RAISE, CALL) * 2 + (RAISE,):  # limp, check; bet-call flop and turn; bet
