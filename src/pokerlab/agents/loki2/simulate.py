@@ -34,7 +34,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki2.selector import select_action
-from pokerlab.agents.loki2.triples import TripleContext, TripleRules, reference_triple
+from pokerlab.agents.loki2.triples import TripleRules, triple_into
 from pokerlab.analysis.crude_potential import _crude_potentials
 from pokerlab.analysis.strength import rank_with
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
@@ -44,6 +44,8 @@ from pokerlab.evaluator import hand_key
 from pokerlab.holdings import HOLDING_CARDS, HOLDING_INDEX, NUM_HOLDINGS
 from pokerlab.modeling.holding_values import preflop_values, sorted_preflop_values
 
+#: The 64-bit card mask of each holding.
+HOLDING_MASKS = CARD_MASKS[HOLDING_CARDS[:, 0]] | CARD_MASKS[HOLDING_CARDS[:, 1]]
 #: Uniforms kept per trial for the actions drawn inside it (a longer play-out reuses them cyclically).
 DRAWS_PER_TRIAL = 64
 
@@ -250,10 +252,9 @@ def _strengths_on_board(board, holes, weights, out):
     board_key, board_mask = hand_key(board)
     ranks = np.zeros(NUM_HOLDINGS, dtype=np.int32)
     for i in range(NUM_HOLDINGS):
-        a, b = HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1]
-        if (CARD_MASKS[a] | CARD_MASKS[b]) & board_mask:
+        if HOLDING_MASKS[i] & board_mask:
             continue
-        ranks[i] = rank_with(board_key, board_mask, a, b)
+        ranks[i] = rank_with(board_key, board_mask, HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1])
     for k in range(holes.shape[0]):
         own = CARD_MASKS[holes[k, 0]] | CARD_MASKS[holes[k, 1]]
         mine = rank_with(board_key, board_mask, holes[k, 0], holes[k, 1])
@@ -261,7 +262,7 @@ def _strengths_on_board(board, holes, weights, out):
         w = weights[k]
         for i in range(NUM_HOLDINGS):
             r = ranks[i]
-            if r == 0 or (CARD_MASKS[HOLDING_CARDS[i, 0]] | CARD_MASKS[HOLDING_CARDS[i, 1]]) & own:
+            if r == 0 or HOLDING_MASKS[i] & own:
                 continue
             total += w[i]
             if r < mine:
@@ -304,15 +305,23 @@ def trial_values(
 
 class _Playout:
     """What every play-out of one decision shares: the triple constants, thresholds per position, round and
-    bets faced (``thresholds`` (players, 4, 3, 2)), Loki-2's position and semi-bluff flag."""
+    bets faced (``thresholds`` (players, 4, 3, 2)), Loki-2's position and semi-bluff flag. Triples come from
+    the numba twin of `reference_triple` (`triple_into`), a context array refilled at each action."""
 
     def __init__(self, rules: TripleRules, thresholds: np.ndarray, me: int, semi_bluffing: bool) -> None:
-        self.rules, self.me, self.semi_bluffing = rules, me, semi_bluffing
+        self.rules, self.me, self.semi_bluffing = rules.as_array(), me, semi_bluffing
         self.thresholds = thresholds.tolist()
+        self.context, self.triple = np.empty(12), np.empty(3)
 
     def play(self, state: HandState, forced: int, strength, potential, draws) -> float:
         """Play `state` out after Loki-2's `forced` action, everyone by triples; Loki-2's net from here."""
-        me, rules, thresholds = self.me, self.rules, self.thresholds
+        me, rules, thresholds, context, triple = (
+            self.me,
+            self.rules,
+            self.thresholds,
+            self.context,
+            self.triple,
+        )
         before = state.committed[me]
         state.act(forced)
         config = state.config
@@ -330,7 +339,8 @@ class _Playout:
             ppot = potential[p][rnd]
             ehs = hs_n + (1 - hs_n) * ppot
             t1, t2 = thresholds[p][rnd][min(faced, 2)]
-            context = TripleContext(
+            # the `TripleContext` fields in order
+            context[:] = (
                 rnd,
                 faced,
                 state.bets_made,
@@ -344,11 +354,14 @@ class _Playout:
                 p == me and self.semi_bluffing,
                 RAISE in state.legal_actions(),
             )
-            action = select_action(reference_triple(hs_n, ehs, ehs, ppot, context, rules, t1, t2), draws[k])
+            triple_into(hs_n, ehs, ehs, ppot, context, rules, t1, t2, triple)
+            action = select_action(triple.tolist(), draws[k])
             k = (k + 1) % len(draws)
             if action == CALL and to_call > 0:
                 called[p] = True
             state.act(action)
+            if action == FOLD and p == me:  # nothing more is won or lost
+                return float(before - state.committed[me])
         return float(state.nets[me] + before)
 
 

@@ -208,6 +208,11 @@ def _ramp(x, threshold, width):
 def triple_into(hs_n, ehs_opt, ehs, potential, c, k, t1, t2, out):
     """`reference_triple` written for numba: context `c` (`context_array`), rules `k`
     (`TripleRules.as_array`); writes (fold, call, raise) into `out`."""
+    out[0], out[1], out[2] = _triple(hs_n, ehs_opt, ehs, potential, c, k, t1, t2)
+
+
+@nb.njit(inline="always", cache=True)
+def _triple(hs_n, ehs_opt, ehs, potential, c, k, t1, t2):
     rnd, b, made, bet, later, pot, to_call = c[0], c[1], c[2], c[3], c[4], c[5], c[6]
     active, to_act, called, bluffing, can_raise = c[7], c[8], c[9] > 0, c[10] > 0, c[11] > 0
     width, odds_width = k[11], k[13]
@@ -277,7 +282,7 @@ def triple_into(hs_n, ehs_opt, ehs, potential, c, k, t1, t2, out):
     if not can_raise:
         cl += r
         r = 0.0
-    out[0], out[1], out[2] = f, cl, r
+    return f, cl, r
 
 
 @nb.njit(cache=True)
@@ -288,10 +293,12 @@ def _holding_triples(strength, potential, opponents, c, k, t1, t2):
         hs = strength[i]
         if hs != hs:  # NaN: the holding meets the board
             continue
-        hs_n = hs**opponents
+        hs_n = hs
+        for _ in range(opponents - 1):
+            hs_n *= hs
         ppot = potential[i]
         ehs_opt = hs_n + (1 - hs_n) * ppot
-        triple_into(hs_n, ehs_opt, ehs_opt, ppot, c, k, t1, t2, out[i])
+        out[i, 0], out[i, 1], out[i, 2] = _triple(hs_n, ehs_opt, ehs_opt, ppot, c, k, t1, t2)
     return out
 
 
