@@ -407,6 +407,10 @@ def cmd_history_show(args: argparse.Namespace) -> int:
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one of the papers' experiments (duplicate, pooled per player kind) and report each kind."""
     kwargs = {"deals": args.deals} if args.deals is not None else {}
+    if args.only is not None:
+        if args.name != "loki2":
+            raise ConfigError(f"--only chooses loki2 match-ups; experiment {args.name!r} has none")
+        kwargs["only"] = args.only
     result = EXPERIMENTS[args.name](
         seed=args.seed,
         workers=args.workers,
@@ -423,7 +427,12 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     for r in sorted(result.results, key=lambda r: -r.sb_per_hand):
         print(f"{r.agent:<22}{r.hands:>9}{r.sb_per_hand:>+10.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]")
     if result.out:
-        print(f"results in {result.out} (pooled_bankroll.png, pooled_summary.json)")
+        files = (
+            "loki2.png, loki2_summary.json"
+            if args.name == "loki2"
+            else "pooled_bankroll.png, pooled_summary.json"
+        )
+        print(f"results in {result.out} ({files})")
     return 0
 
 
@@ -583,7 +592,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals",
         type=int,
         default=None,
-        help="duplicate deals (default: 10000 for the ablation, 2000 against the styles)",
+        help="duplicate deals (default: 10000 ablation, 2000 against the styles, 2500 per loki2 match-up)",
+    )
+    p.add_argument(
+        "--only",
+        default=None,
+        help="loki2 match-ups, comma-separated: betting, reweighting, triples, simulation, sim-call",
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")

@@ -1,0 +1,137 @@
+"""Loki-2's hot paths, each beside a peer measured in the same run (LOKI-SPEC §5-6, issue 10's targets).
+
+1. A 500-trial simulation decision at a ten-seat table (target <= 100 ms median on one core), beside the
+   always-call simulation and Loki-1's decision at the same table.
+2. Re-weighting all 1,326 holdings by triples (target <= 1 ms), beside the plain reference (the triple of
+   each holding by `reference_triple` in Python) and Loki-1's threshold re-weighting.
+3. A ten-seat table of loki2-triples (target >= 150 hands/s per core), beside a table of Loki-1.
+
+Times are CPU time of this thread (`time.thread_time`), so other work on a shared machine slows them less
+than it slows wall time; no installed library plays Loki, so the peers are ours.
+
+Run: ``.venv/bin/python benchmarks/loki2.py [--hands N] [--table-hands N] [--seed S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from pokerlab import play_match
+from pokerlab.agents.loki1 import VARIANTS as LOKI1
+from pokerlab.agents.loki1 import Loki1Agent
+from pokerlab.agents.loki2 import VARIANTS, Loki2Agent
+from pokerlab.agents.loki2.reweight import board_values, reweight_by_triples
+from pokerlab.agents.loki2.triples import TripleContext, TripleRules, holding_triples, reference_triple
+from pokerlab.analysis.potential import COUNTS_CACHE
+from pokerlab.cards import NUM_CARDS
+from pokerlab.modeling.holding_values import postflop_values
+from pokerlab.modeling.reweighting import reweight
+
+
+def timed(cls):
+    """`cls` with a record of the CPU time of each post-flop decision."""
+
+    class Timed(cls):
+        def __init__(self, config) -> None:
+            super().__init__(config)
+            self.times: list[float] = []
+
+        def act(self, view):
+            start = time.thread_time()
+            action = super().act(view)
+            if view.round > 0:
+                self.times.append(time.thread_time() - start)
+            return action
+
+    return Timed
+
+
+def line(name: str, times: list[float]) -> str:
+    t = np.array(times) * 1e3
+    return f"{name:<34}{len(t):>9}{np.median(t):>11.1f}{np.percentile(t, 90):>9.1f}{t.max():>9.1f}"
+
+
+def decisions(hands: int, seed: int) -> None:
+    players = [
+        timed(Loki2Agent)(VARIANTS["loki2"]),
+        timed(Loki2Agent)(VARIANTS["loki2-sim-call"]),
+        timed(Loki1Agent)(LOKI1["loki1"]),
+    ] + [Loki2Agent(VARIANTS["loki2-triples"]) for _ in range(7)]
+    COUNTS_CACHE.clear()
+    play_match(players, hands, seed=seed)
+    print(f"1. post-flop decisions at a ten-seat table (7 x loki2-triples around), {hands} hands, seed {seed}")
+    print(f"{'player':<34}{'decisions':>9}{'median ms':>11}{'p90 ms':>9}{'max ms':>9}")
+    print(line("loki2, 500-trial simulation", players[0].times))
+    print(line("peer: loki2-sim-call (always call)", players[1].times))
+    print(line("peer: loki1 (rules)", players[2].times))
+    print("   target: loki2 median <= 100 ms\n")
+
+
+def reweighting(repeats: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    rules = TripleRules()
+    ours, plain, loki1 = [], [], []
+    for _ in range(repeats):
+        board = tuple(int(c) for c in rng.choice(NUM_CARDS, int(rng.integers(3, 6)), replace=False))
+        strength, potential = board_values(board)  # once per board, shared by all observers
+        postflop_values(board)
+        context = TripleContext(len(board) - 2, 1, 1, 20, 20, 120, 20, 3, 1, False, False, True)
+        weights = rng.random(len(strength))
+        start = time.thread_time()
+        triples = holding_triples(strength, potential, 3, context, rules, 0.5, 0.85)
+        new = reweight_by_triples(weights, triples, 1)
+        ours.append(time.thread_time() - start)
+        start = time.thread_time()
+        reference = [
+            reference_triple(h**3, h**3 + (1 - h**3) * p, h**3 + (1 - h**3) * p, p, context, rules, 0.5, 0.85)
+            for h, p in zip(strength.tolist(), potential.tolist(), strict=True)
+            if h == h
+        ]
+        plain.append(time.thread_time() - start)
+        assert np.allclose([r[1] for r in reference], triples[~np.isnan(strength), 1])
+        start = time.thread_time()
+        reweight(weights, postflop_values(board), 0.5, 0.2)
+        loki1.append(time.thread_time() - start)
+        assert new.shape == weights.shape
+    print(f"2. re-weighting all 1,326 holdings, {repeats} random boards and tables, seed {seed}")
+    print(f"{'how':<34}{'median ms':>11}{'ratio':>9}")
+    base = np.median(ours)
+    for name, t in (
+        ("loki2: triples kernel + product", ours),
+        ("peer: plain reference_triple loop", plain),
+        ("peer: loki1 threshold re-weighting", loki1),
+    ):
+        print(f"{name:<34}{np.median(t) * 1e3:>11.3f}{np.median(t) / base:>8.1f}x")
+    print("   target: loki2 <= 1 ms\n")
+
+
+def tables(hands: int, seed: int) -> None:
+    print(f"3. ten-seat tables, {hands} hands, seed {seed}, CPU time of one core")
+    rates = {}
+    for name in ("loki2-triples", "loki1"):
+        COUNTS_CACHE.clear()  # the same deals: no table may use the other's potential counts
+        start = time.thread_time()
+        play_match([name] * 10, hands, seed=seed)
+        rates[name] = hands / (time.thread_time() - start)
+    print(f"loki2-triples {rates['loki2-triples']:.0f} hands/s; peer loki1 {rates['loki1']:.0f} hands/s")
+    print("   target: loki2-triples >= 150 hands/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=100, help="hands for the decision times (default 100)")
+    parser.add_argument("--table-hands", type=int, default=300, help="hands per table (default 300)")
+    parser.add_argument("--repeats", type=int, default=200, help="boards for the re-weighting (default 200)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    play_match(["loki2", "loki2-sim-call", "loki1", "loki2-triples"], 10, seed=0)  # compile / load caches
+    decisions(args.hands, args.seed)
+    reweighting(args.repeats, args.seed)
+    tables(args.table_hands, args.seed)
+
+
+if __name__ == "__main__":
+    main()
