@@ -62,7 +62,9 @@ def decisions(hands: int, seed: int) -> None:
     ] + [Loki2Agent(VARIANTS["loki2-triples"]) for _ in range(7)]
     COUNTS_CACHE.clear()
     play_match(players, hands, seed=seed)
-    print(f"1. post-flop decisions at a ten-seat table (7 x loki2-triples around), {hands} hands, seed {seed}")
+    print(
+        f"1. post-flop decisions at a ten-seat table (7 x loki2-triples around), {hands} hands, seed {seed}"
+    )
     print(f"{'player':<34}{'decisions':>9}{'median ms':>11}{'p90 ms':>9}{'max ms':>9}")
     print(line("loki2, 500-trial simulation", players[0].times))
     print(line("peer: loki2-sim-call (always call)", players[1].times))
