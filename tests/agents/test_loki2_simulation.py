@@ -1,5 +1,5 @@
-"""Loki-2's selective-sampling simulator (LOKI-SPEC §6): sampling against the literal rejection sampler, the
-river EV of calling against exact enumeration, common random numbers, and the agents by name."""
+"""Loki-2's selective-sampling simulator (Peña 1999 ch. 5): sampling against the literal rejection sampler,
+the river EV of calling against exact enumeration, common random numbers, and the agents by name."""
 
 import json
 

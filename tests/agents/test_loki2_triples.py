@@ -1,5 +1,5 @@
-"""Loki-2's triple generator, action selector, triple re-weighting and per-opponent thresholds (LOKI-SPEC
-§5, §8): hand-worked triples, the kernel against the plain reference, and the reference against Loki-1's
+"""Loki-2's triple generator, action selector, triple re-weighting and per-opponent thresholds (Peña 1999
+node30-35): hand-worked triples, the kernel against the plain reference, and the reference against Loki-1's
 own rules at zero interpolation width."""
 
 from dataclasses import replace
@@ -110,7 +110,7 @@ def test_hand_worked_triples():
 
 
 def test_zero_width_triples_are_loki1s_action():
-    """δ = δ_o = 0 and no deception: the triple is one-hot on what Loki-1's `decide` does (LOKI-SPEC §5.2)."""
+    """δ = δ_o = 0 and no deception: the triple is one-hot on what Loki-1's `decide` does (Peña node31)."""
     rules = TripleRules(rules=NO_DECEPTION, width=0.0, make4_width=0.0, odds_width=0.0)
     rng = np.random.default_rng(5)
     for _ in range(3000):
@@ -228,7 +228,7 @@ def test_reweighting_after_the_flop_multiplies_by_the_triple(modelling):
 
 
 def test_a_check_reweights_too():
-    """Negative re-weighting (LOKI-SPEC §5.4): a check lowers the weight of the hands that would have bet."""
+    """Negative re-weighting (Peña node34): a check lowers the weight of the hands that would have bet."""
     state, follower, _ = follower_on_flop()
     follower.follow(state.actions, tuple(state.board), {}, (0, 1, 2))
     before = follower.weights[0].copy()

@@ -1,4 +1,4 @@
-"""Peña 1999's design for Loki-2 (LOKI-SPEC §7.2): 8 controls + 2 variants, duplicate, and its CLI."""
+"""Peña 1999's design for Loki-2 (Peña 1999 node37): 8 controls + 2 variants, duplicate, and its CLI."""
 
 import json
 

@@ -1,11 +1,11 @@
-"""Loki-2's experiments in Peña 1999's design (ch. 4-5, node37; LOKI-SPEC §7.2): each tournament seats 8
+"""Loki-2's experiments in Peña 1999's design (ch. 4-5, node37): each tournament seats 8
 copies of a control and 2 of a variant at ten seats and plays duplicate deals (every deal replayed ten times,
 seat = (k * j) mod 11, Papp 1998 §8.1), so that a variant's result is its win rate in a field of controls.
 
 The match-ups (`MATCHUPS`), with what the sources report:
 
 * ``betting``, ``reweighting``, ``triples``: B, R and B+R against Loki-1 (each wins on its own, nearly
-  additively; the figures themselves were lost, LOKI-SPEC §7.2);
+  additively; the figures themselves are images our copy of the thesis lacks);
 * ``simulation``: B+R+simulation against B+R (simulation "significantly outperformed" the static betting);
 * ``sim-call``: the always-call simulation against Loki-1 (+0.057 sb/hand, Peña node46).
 

@@ -1,4 +1,4 @@
-"""Loki-2 (Billings et al. 1999; Peña 1999; LOKI-SPEC §5-6): probability triples, triple re-weighting and
+"""Loki-2 (Billings et al. 1999; Peña 1999 ch. 3-5): probability triples, triple re-weighting and
 selective-sampling simulation on Loki-1's floors."""
 
 from pokerlab.agents.loki2.agent import Loki2Agent

@@ -107,8 +107,8 @@ class Loki2Agent(Loki1Agent):
         return action
 
     def _own_values(self, view: SeatView, hand: TripleFollower) -> tuple[float, float, float, float]:
-        """(HS_n, EHS, EHS', PPOT) of our hand against the field array, as Loki-1 assesses it (LOKI-SPEC
-        §2, §5.2: the generator's hand value for our own hand)."""
+        """(HS_n, EHS, EHS', PPOT) of our hand against the field array, as Loki-1 assesses it (Papp 1998
+        ch. 5-6; the hand value of our own triple, Peña 1999 node31)."""
         config = self.config
         known = known_situation(view.hole, view.board, hand.field(view.hole + view.board))
         strength = strength_of(known, len(hand.opponents()))
@@ -120,7 +120,7 @@ class Loki2Agent(Loki1Agent):
         return strength.hs_n, assessment.ehs, assessment.ehs_optimistic, ppot
 
     def _keep_weights(self, hand: TripleFollower) -> dict[int, np.ndarray]:
-        """Each other position's sampling weights: its weight table, or the folded rule (LOKI-SPEC §6.2)."""
+        """Each other position's sampling weights: its weight table, or the folded rule (Peña 1999 node42)."""
         folded, uniform = folded_keep_weights(), np.ones(NUM_HOLDINGS)
         weighting = self.config.weighting
         return {
@@ -131,7 +131,7 @@ class Loki2Agent(Loki1Agent):
 
     def _thresholds(self, view: SeatView, hand: TripleFollower) -> np.ndarray:
         """(t1, t2) of every position's triples per round and bets to call: ours generic, the opponents' by
-        `TripleFollower.thresholds` (LOKI-SPEC §5.5)."""
+        `TripleFollower.thresholds` (Peña 1999 node35)."""
         rules = self.loki2.triples.rules
         table = np.empty((view.players, 4, 3, 2))
         table[:] = (rules.make1, rules.make2)

@@ -1,5 +1,5 @@
 """Every switch and constant of Loki-2 in one frozen configuration, and the named variants of Peña 1999's
-experiments (LOKI-SPEC §5-7.2)."""
+experiments (Peña 1999 ch. 3-5; Billings et al. 1999)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ class Loki2Config:
             raise ConfigError(f"Loki2Config.obvious_move is None or in (0.5, 1], got {self.obvious_move!r}")
 
 
-#: Peña 1999's players (LOKI-SPEC §7.2): B+R+simulation, B+R, B alone, R alone, always-call simulation.
+#: Peña 1999's players (node37): B+R+simulation, B+R, B alone, R alone, always-call simulation.
 VARIANTS: dict[str, Loki2Config] = {
     "loki2": Loki2Config(),
     "loki2-triples": Loki2Config(betting="triples"),

@@ -1,14 +1,14 @@
 """Re-weighting by triples ("R") and specific opponent modelling by per-opponent thresholds (Billings et al.
-1999 §4; Peña 1999 node34-35; LOKI-SPEC §5.4-5.5).
+1999 §4; Peña 1999 node34-35).
 
 After the flop, when an opponent acts, every holding h he may hold gets w[h] <- w[h] * PT(h)[action], with
 PT(h) the triple of h in his context at that moment: calls and raises are told apart, and checks re-weight
-too (negative re-weighting, which Loki-1 lacked). [OUR CHOICE, LOKI-SPEC §5.4] the 0.01 floor of Loki-1 is
+too (negative re-weighting, which Loki-1 lacked). [OUR CHOICE, Peña 1999 node34] the 0.01 floor of Loki-1 is
 kept. Pre-flop, Loki-1's income-rate re-weighting stays (Papp 1998 §7.2.2).
 
 The opponent's hand value is EHS' = HS_n + (1 - HS_n) PPOT_c, HS_n = HS_1^n with HS_1 against a uniform
-opponent and n his active opponents [OUR CHOICE, LOKI-SPEC §4.5, §5.2]: one pass over all holdings per
-board, shared by every observer in the process.
+opponent and n his active opponents [OUR CHOICE, Papp 1998 §7.2.3; Peña 1999 node31]: one pass over all
+holdings per board, shared by every observer in the process.
 
 Generic modelling asks every opponent's triples with Loki-1's thresholds 0.50 / 0.85; specific modelling
 with his own, from his mixed action frequencies f'' in the context (`som_thresholds`).
@@ -43,7 +43,7 @@ def reweight_by_triples(weights: np.ndarray, triples: np.ndarray, action: int) -
     """New weights w * PT[action], floored at 0.01 (also where the triple is NaN, a holding meeting the
     board).
 
-    >>> float(reweight_by_triples(np.array([0.9]), np.array([[0.0, 0.2, 0.8]]), CALL)[0])  # LOKI-SPEC §8
+    >>> float(reweight_by_triples(np.array([0.9]), np.array([[0.0, 0.2, 0.8]]), CALL)[0])  # Peña 1999 node34
     0.18
     """
     return np.fmax(MIN_WEIGHT, weights * triples[:, action])
@@ -51,7 +51,7 @@ def reweight_by_triples(weights: np.ndarray, triples: np.ndarray, action: int) -
 
 def som_thresholds(mixed: np.ndarray, bets_to_call: int, low: float, high: float) -> tuple[float, float]:
     """(t1, t2) of an opponent from his mixed frequencies f'' (fold, call, raise) in a context [OUR CHOICE,
-    LOKI-SPEC §5.5]: t1 = f''(fold), t2 = 1 - f''(raise) on the EHS' scale (the percentile reading of Papp
+    Peña 1999 node35]: t1 = f''(fold), t2 = 1 - f''(raise) on the EHS' scale (the percentile reading of Papp
     1998 §7.2), clamped to [low, high], t2 >= t1. With nothing to call a fold says nothing and either Make
     rule bets, so t1 = t2 = 1 - f''(bet) there.
 
@@ -111,7 +111,7 @@ class TripleFollower(HandFollower):
     def thresholds(
         self, freq: ActionFrequencies | None, round_index: int, bets_to_call: int
     ) -> tuple[float, float]:
-        """(t1, t2) of an opponent's triples in a round, facing `bets_to_call` (LOKI-SPEC §5.5)."""
+        """(t1, t2) of an opponent's triples in a round, facing `bets_to_call` (Peña 1999 node35)."""
         loki2, rules = self.loki2, self.loki2.triples.rules
         if self.config.modelling == "generic":
             return rules.make1, rules.make2

@@ -1,10 +1,10 @@
 """The action selector: Loki-2's stand-alone betting strategy "B" draws its action from its own probability
-triple (Billings et al. 1999 §4; Peña 1999 node30; LOKI-SPEC §5.3).
+triple (Billings et al. 1999 §4; Peña 1999 node30).
 
-With u uniform in [0, 1): fold if u < f, call if u < f + c, else raise. [OUR CHOICE, LOKI-SPEC §5.3] the same
-u may be kept for the whole hand, so that Loki-2 is consistently aggressive or passive within a hand.
+With u uniform in [0, 1): fold if u < f, call if u < f + c, else raise. [OUR CHOICE, Peña 1999 node30]
+the same u may be kept for the whole hand, so that Loki-2 is consistently aggressive or passive within a hand.
 
->>> [select_action((0.1, 0.65, 0.25), u) for u in (0.05, 0.5, 0.9)]  # LOKI-SPEC §8
+>>> [select_action((0.1, 0.65, 0.25), u) for u in (0.05, 0.5, 0.9)]  # the selector's example triple
 [0, 1, 2]
 """
 

@@ -1,15 +1,15 @@
 """Selective-sampling simulation: the expected value of calling and of raising, by playing the rest of the
-hand out many times (Billings et al. 1999 §5; Peña 1999 ch. 5, node40-46; LOKI-SPEC §6).
+hand out many times (Billings et al. 1999 §5; Peña 1999 ch. 5, node40-46).
 
 A trial is one hidden world: every other position's hole cards, drawn in seating order (small blind first,
 button last) from its weight table by selective sampling, folded positions included so that the deck keeps a
-realistic mix (LOKI-SPEC §6.2), and the board cards still to come, uniform from what is left. Each trial is
+realistic mix (Peña 1999 node42), and the board cards still to come, uniform from what is left. Each trial is
 played twice from the engine's state (a `HandState` copy: the engine is the one source of the rules): once
 with Loki-2's action forced to check/call, once to bet/raise; after that every position, Loki-2 included,
 acts by drawing from its probability triple. A trial's result is Loki-2's net money from this decision on
 (what it wins less everything it still puts in); folding is worth 0 (Peña node41).
 
-[OUR CHOICE, LOKI-SPEC §6.2-6.3] Both branches of a trial share its cards and its stream of uniforms
+[OUR CHOICE, Peña 1999 node40-46] Both branches of a trial share its cards and its stream of uniforms
 (common random numbers), which makes the difference EV(raise) - EV(call) far less noisy. Inside trials the
 other positions value their hands against a uniform opponent, Loki-2 against its own field array
 (``own_field``); HS_n = HS_1^n with n the hand's active opponents at that moment, the potential is PPOT_c,
@@ -52,7 +52,7 @@ DRAWS_PER_TRIAL = 64
 
 @dataclass(frozen=True)
 class SimulationConfig:
-    """The simulator's switches [OUR CHOICE, LOKI-SPEC §6.2-6.4].
+    """The simulator's switches [OUR CHOICE, Peña 1999 node40-46].
 
     * ``trials``: trials per decision (each played out twice); ``time_budget``: seconds after which a
       decision stops early, having played at least ``min_trials`` (None: always all trials, reproducible).
@@ -102,7 +102,7 @@ class SimulationResult:
 
     def best_action(self, to_call: int) -> int:
         """The action of highest EV, fold = 0 only when something is owed; ties go to the less aggressive
-        (LOKI-SPEC §6.4)."""
+        (Peña 1999 node40)."""
         best, value = CALL, self.ev_call
         if to_call > 0 and 0.0 > value:
             best, value = FOLD, 0.0
@@ -383,7 +383,7 @@ def simulate(
     config: SimulationConfig,
     rng: np.random.Generator,
 ) -> SimulationResult:
-    """EV(call) and EV(raise) of the position to act in `view` (LOKI-SPEC §6).
+    """EV(call) and EV(raise) of the position to act in `view` (Peña 1999 ch. 5).
 
     ``keep[p]``: every other position's sampling weights (its weight table when active, `folded_keep_weights`
     when folded); ``own_field``: the field array Loki-2 values its hand against in trials (None: uniform);

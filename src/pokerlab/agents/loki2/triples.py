@@ -1,8 +1,8 @@
 """The triple generator: for any holding in any public state, the probability triple (fold, call, raise)
-of what Loki would do with it (Billings et al. 1999 §4; Peña 1999 ch. 3-4, node31; LOKI-SPEC §5.2).
+of what Loki would do with it (Billings et al. 1999 §4; Peña 1999 ch. 3-4, node31).
 
 Peña's generator is Loki-1's post-flop strategy (Papp 1998 ch. 6) rewritten to give pure triples, with the
-boundaries between actions smoothed by linear interpolation. Ours [OUR CHOICE, LOKI-SPEC §5.2] is Loki-1's
+boundaries between actions smoothed by linear interpolation. Ours [OUR CHOICE, Peña 1999 node31] is Loki-1's
 rules with the hand value jittered uniformly by +-δ, which is exactly a linear ramp
 ``ramp(x, t, δ) = clamp((x - (t - δ)) / 2δ, 0, 1)`` at each threshold:
 
@@ -38,7 +38,7 @@ from pokerlab.errors import ConfigError
 @dataclass(frozen=True)
 class TripleRules:
     """The generator's constants: Loki-1's rule constants (``rules``; their make1 / make2 are the generic
-    thresholds t1 / t2) and the interpolation widths [OUR CHOICE, LOKI-SPEC §5.2]: ``width`` δ on EHS' (Papp
+    thresholds t1 / t2) and the interpolation widths [OUR CHOICE, Peña 1999 node31]: ``width`` δ on EHS' (Papp
     1998 §6.7's own ramp, 0.40-0.60 around 0.50), ``make4_width`` on HS_n (narrow: HS_n cannot pass 1),
     ``odds_width`` δ_o on (chance - odds)."""
 
@@ -314,7 +314,7 @@ def holding_triples(
     """The triple of every holding (shape (1326, 3); NaN rows where `strength` is NaN) for a player with
     `opponents` active opponents: HS_n = HS_1^n from each holding's `strength` HS_1, EHS' = HS_n +
     (1 - HS_n) PPOT from its `potential`, and EHS' also in the showdown-odds test (no NPOT is known for a
-    crude potential) [OUR CHOICE, LOKI-SPEC §5.2, §5.4]."""
+    crude potential) [OUR CHOICE, Peña 1999 node31, node34]."""
     return _holding_triples(
         strength, potential, float(opponents), context_array(context), rules.as_array(), t1, t2
     )
