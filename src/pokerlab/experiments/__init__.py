@@ -3,14 +3,13 @@
 
 from pokerlab.experiments.loki import EXPERIMENTS as LOKI1_EXPERIMENTS
 from pokerlab.experiments.loki import PooledResult, loki_ablation, loki_vs_styles, run_pooled
-from pokerlab.experiments.loki2 import Loki2Result, loki2_experiment
+from pokerlab.experiments.loki2 import loki2_experiment
 
 #: The experiments the CLI offers, by name.
 EXPERIMENTS = {**LOKI1_EXPERIMENTS, "loki2": loki2_experiment}
 
 __all__ = [
     "EXPERIMENTS",
-    "Loki2Result",
     "PooledResult",
     "loki2_experiment",
     "loki_ablation",

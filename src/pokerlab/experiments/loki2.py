@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import csv
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from pokerlab.arena.stats import AgentResult
 from pokerlab.errors import ConfigError
-from pokerlab.experiments.loki import run_pooled
+from pokerlab.experiments.loki import PooledResult, run_pooled
 
 #: match-up name -> (variant, control), Peña 1999 ch. 4-5.
 MATCHUPS: dict[str, tuple[str, str]] = {
@@ -42,27 +42,6 @@ def peña_lineup(variant: str, control: str) -> list[str]:
     return [variant] + [control] * 4 + [variant] + [control] * 4
 
 
-@dataclass(frozen=True)
-class Loki2Result:
-    """Each match-up's variant result (named "variant vs control"), the shape `pokerlab experiment` prints."""
-
-    hands: int
-    deals: int
-    seed: int
-    results: list[AgentResult]
-    out: Path | None
-
-    def to_json(self) -> dict:
-        return {
-            "hands": self.hands,
-            "deals": self.deals,
-            "duplicate": True,
-            "seed": self.seed,
-            "results": [r.to_json() for r in self.results],
-            "out": str(self.out) if self.out else None,
-        }
-
-
 def parse_matchups(only: str | None) -> list[str]:
     """The match-ups named in a comma-separated list (all when None); `ConfigError` names the known ones."""
     if only is None:
@@ -76,8 +55,9 @@ def parse_matchups(only: str | None) -> list[str]:
 
 def loki2_experiment(
     deals: int = 2_500, seed: int = 0, *, only: str | None = None, out: str | Path | None = None, **options
-) -> Loki2Result:
-    """Peña 1999's tournaments (8 controls + 2 variants, duplicate) for the chosen match-ups."""
+) -> PooledResult:
+    """Peña 1999's tournaments (8 controls + 2 variants, duplicate) for the chosen match-ups; the results
+    are each variant's, named "variant vs control"."""
     chosen = parse_matchups(only)
     out = Path(out) if out is not None else None
     rows, hands = [], 0
@@ -90,7 +70,7 @@ def loki2_experiment(
         hands += pooled.hands
         result = next(r for r in pooled.results if r.agent == variant)
         rows.append((name, control, replace(result, agent=f"{variant} vs {control}")))
-    result = Loki2Result(hands, deals, seed, [r for _, _, r in rows], out)
+    result = PooledResult(hands, deals, seed, [r for _, _, r in rows], out)
     if out is not None:
         write_summary(out, rows, deals, seed)
     return result

@@ -423,9 +423,10 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
         return 0
     print(f"{args.name}: {result.deals} deals, {result.hands} hands, seed {args.seed}")
-    print(f"{'agent':<22}{'hands':>9}{'sb/hand':>10}  95% CI (sb/hand)")
+    width = max(22, 2 + max(len(r.agent) for r in result.results))
+    print(f"{'agent':<{width}}{'hands':>9}{'sb/hand':>10}  95% CI (sb/hand)")
     for r in sorted(result.results, key=lambda r: -r.sb_per_hand):
-        print(f"{r.agent:<22}{r.hands:>9}{r.sb_per_hand:>+10.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]")
+        print(f"{r.agent:<{width}}{r.hands:>9}{r.sb_per_hand:>+10.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]")
     if result.out:
         files = (
             "loki2.png, loki2_summary.json"

@@ -30,7 +30,7 @@ import numba as nb
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
-from pokerlab.agents.loki1.postflop import PostflopRules
+from pokerlab.agents.loki1.postflop import PostflopRules, semi_bluff_odds, showdown_odds
 from pokerlab.engine import RIVER
 from pokerlab.errors import ConfigError
 
@@ -77,7 +77,9 @@ class TripleRules:
 
 
 class TripleContext(NamedTuple):
-    """The public state a triple is asked in, from the acting player's side (money in chips)."""
+    """The public state a triple is asked in, from the acting player's side (money in chips); its fields
+    are those of Loki-1's `PostflopSituation` that do not depend on the hand, so Loki-1's odds formulas read
+    it as they are."""
 
     round_index: int  # 1 flop, 2 turn, 3 river
     bets_to_call: int
@@ -99,19 +101,6 @@ def ramp(x: float, threshold: float, width: float) -> float:
     if width <= 0:
         return 1.0 if x >= threshold else 0.0
     return min(1.0, max(0.0, (x - threshold + width) / (2 * width)))
-
-
-def semi_bluff_odds(bet: float, pot: float) -> float:
-    """Pot_Odds2 = 2 bet / (pot + 6 bet), Papp eq. 6.5 (as Loki-1)."""
-    return 2 * bet / (pot + 6 * bet)
-
-
-def showdown_odds(c: TripleContext) -> float:
-    """EHS needed to call to the showdown, one bet a later street each way (Loki-1's rule 6 [OUR CHOICE])."""
-    later = 3 - c.round_index
-    invest = c.to_call + later * c.later_bet_size
-    final_pot = c.pot + c.to_call + (c.opponents_active + 1) * later * c.later_bet_size
-    return invest / (final_pot + invest)
 
 
 def reference_triple(
