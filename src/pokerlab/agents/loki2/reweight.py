@@ -117,8 +117,9 @@ class TripleFollower(HandFollower):
             return rules.make1, rules.make2
         if freq is None:
             mixed = DEFAULT_FREQUENCIES[bet_bucket(bets_to_call)]
-        else:
-            mixed = freq.mixed(round_index, bets_to_call)
+        else:  # the two entries read, each with `mixed`'s arithmetic
+            fold, raise_ = (freq.mixed_frequency(round_index, bets_to_call, a) for a in (FOLD, RAISE))
+            mixed = (fold, 1.0 - fold - raise_, raise_)
         return som_thresholds(mixed, bets_to_call, loki2.som_low, loki2.som_high)
 
     def _observe(self, p, action, faced, board, frequencies, identity, reweighting, learning) -> None:
