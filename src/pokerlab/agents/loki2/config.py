@@ -18,20 +18,25 @@ class Loki2Config:
     * ``loki1``: what Loki-2 keeps of Loki-1 (pre-flop expert system, hand assessment, action frequencies,
       pre-flop re-weighting, ``modelling`` generic or specific; Peña 1999 node28).
     * ``betting``: after the flop, "rules" (Loki-1's), "triples" (the action selector, "B") or
-      "simulation" (selective sampling, §6), from round ``simulate_from`` on (1 = the flop [OUR CHOICE]).
-    * ``reweighting``: after the flop, "loki1" (thresholds, Papp 1998 ch. 7) or "triples" ("R", §5.4).
-    * ``triples``: the generator's constants; ``som_low`` / ``som_high`` clamp specific thresholds (§5.5).
-    * ``same_u_per_hand``: the action selector keeps one uniform for the hand [OUR CHOICE, §5.3].
+      "simulation" (selective sampling, Peña 1999 ch. 5), from round ``simulate_from`` on (1 = the flop
+      [OUR CHOICE]).
+    * ``reweighting``: after the flop, "loki1" (thresholds, Papp 1998 ch. 7) or "triples" ("R", Peña node34).
+    * ``triples``: the generator's constants; ``som_low`` / ``som_high`` clamp specific thresholds (Peña
+      1999 node35) [OUR CHOICE]: 0.1, not 0.3, at the bottom because triples re-weight at every action, and
+      an always-raiser read with t1 = t2 = 0.3 soon seems to hold only strong hands: heads-up (duplicate,
+      300 deals, seed 5) loki2-triples then won +0.06 sb/hand [-0.33, +0.46] from the "raise" agent, with
+      0.1 +0.43 [+0.02, +0.84] (and +0.65 from "call" either way).
+    * ``same_u_per_hand``: the action selector keeps one uniform for the hand [OUR CHOICE, Peña node30].
     * ``simulation``: trials, time budget, mode ("playout" or "always-call"), common random numbers.
     * ``obvious_move``: None, or play a triple's action without simulating when its probability is at least
-      this (an optional shortcut, [OUR CHOICE, §6.4]).
+      this (an optional shortcut, [OUR CHOICE, Peña node40]).
     """
 
     loki1: Loki1Config = field(default_factory=Loki1Config)
     betting: str = "simulation"
     reweighting: str = "triples"
     triples: TripleRules = field(default_factory=TripleRules)
-    som_low: float = 0.3
+    som_low: float = 0.1
     som_high: float = 0.95
     same_u_per_hand: bool = True
     simulation: SimulationConfig = field(default_factory=SimulationConfig)
