@@ -144,7 +144,9 @@ def sampling_order(players: int) -> list[int]:
 def _sample_worlds(cumulative, order, dead, board, u_hold, u_board, holes, runouts):
     """Fill holes[t, p] and runouts[t] for every trial: pair i of position order[j] is drawn with
     probability cumulative[j] increments (pairs meeting `dead` have none), redrawn while it meets a card
-    dealt earlier in the trial; board cards uniform from the rest."""
+    dealt earlier in the trial (from the next of the position's uniforms in `u_hold`, and past those from
+    golden-ratio steps of the last: a pair meets an earlier one rarely); board cards uniform from the
+    rest."""
     trials, seats = u_hold.shape[0], order.shape[0]
     n_board = board.shape[0]
     for t in range(trials):
