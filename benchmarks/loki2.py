@@ -5,6 +5,8 @@
 2. Re-weighting all 1,326 holdings by triples (target <= 1 ms), beside the plain reference (the triple of
    each holding by `reference_triple` in Python) and Loki-1's threshold re-weighting.
 3. A ten-seat table of loki2-triples (target >= 150 hands/s per core), beside a table of Loki-1.
+4. What common random numbers are worth: the spread of EV(raise) - EV(call) over repeated 500-trial
+   decisions on one flop, with and without them.
 
 Times are CPU time of this thread (`time.thread_time`), so other work on a shared machine slows them less
 than it slows wall time; no installed library plays Loki, so the peers are ours.
@@ -20,13 +22,17 @@ import time
 import numpy as np
 
 from pokerlab import play_match
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1 import VARIANTS as LOKI1
 from pokerlab.agents.loki1 import Loki1Agent
 from pokerlab.agents.loki2 import VARIANTS, Loki2Agent
 from pokerlab.agents.loki2.reweight import board_values, reweight_by_triples
+from pokerlab.agents.loki2.simulate import SimulationConfig, folded_keep_weights, simulate
 from pokerlab.agents.loki2.triples import TripleContext, TripleRules, holding_triples, reference_triple
 from pokerlab.analysis.potential import COUNTS_CACHE
-from pokerlab.cards import NUM_CARDS
+from pokerlab.cards import NUM_CARDS, parse_cards
+from pokerlab.engine import GameConfig, HandState, seat_view
+from pokerlab.holdings import NUM_HOLDINGS
 from pokerlab.modeling.holding_values import postflop_values
 from pokerlab.modeling.reweighting import reweight
 
@@ -122,17 +128,44 @@ def tables(hands: int, seed: int) -> None:
     print("   target: loki2-triples >= 150 hands/s")
 
 
+def common_numbers(repeats: int, seed: int) -> None:
+    """Ten seats, four see the flop 9h 8c 2c; the first bets and we (Ah 8h, the button) decide."""
+    holes = parse_cards("Ks Kd 7c 7d Qs Js 5h 5d 4c 3c Tc 9c 6s 6d Ad Kc 2s 2h Ah 8h")
+    state = HandState(GameConfig(), holes, parse_cards("9h 8c 2c Js 3d"))
+    for action in (CALL, FOLD, FOLD, FOLD, FOLD, FOLD, CALL, CALL, CALL, CALL, FOLD):  # to the flop
+        state.act(action)
+    state.act(RAISE)  # the big blind bets, the next two call
+    state.act(CALL)
+    state.act(CALL)
+    view = seat_view(state, 9)
+    keep = {p: np.ones(NUM_HOLDINGS) if not view.folded[p] else folded_keep_weights() for p in range(9)}
+    thresholds = np.broadcast_to(np.array([0.5, 0.85]), (10, 4, 3, 2))
+    rng = np.random.default_rng(seed)
+    print(f"4. EV(raise) - EV(call) over {repeats} 500-trial decisions on one flop, seed {seed}")
+    for crn in (True, False):
+        config = SimulationConfig(common_random_numbers=crn)
+        differences = []
+        for _ in range(repeats):
+            result = simulate(view, keep, None, thresholds, False, TripleRules(), config, rng)
+            differences.append(result.ev_raise - result.ev_call)
+        label = "with common random numbers" if crn else "peer: independent trials"
+        spread = np.std(differences, ddof=1)
+        print(f"{label:<34} spread {spread:6.2f} chips (last SE {result.se_difference:.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=100, help="hands for the decision times (default 100)")
     parser.add_argument("--table-hands", type=int, default=300, help="hands per table (default 300)")
     parser.add_argument("--repeats", type=int, default=200, help="boards for the re-weighting (default 200)")
+    parser.add_argument("--crn-repeats", type=int, default=10, help="decisions for 4. (default 10)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     play_match(["loki2", "loki2-sim-call", "loki1", "loki2-triples"], 10, seed=0)  # compile / load caches
     decisions(args.hands, args.seed)
     reweighting(args.repeats, args.seed)
     tables(args.table_hands, args.seed)
+    common_numbers(args.crn_repeats, args.seed)
 
 
 if __name__ == "__main__":
