@@ -75,9 +75,7 @@ class SimulationConfig:
         if not isinstance(self.trials, int) or self.trials < 2:
             raise ConfigError(f"SimulationConfig.trials is an integer >= 2, got {self.trials!r}")
         if not isinstance(self.min_trials, int) or self.min_trials < 2:
-            raise ConfigError(
-                f"SimulationConfig.min_trials is an integer >= 2, got {self.min_trials!r}"
-            )
+            raise ConfigError(f"SimulationConfig.min_trials is an integer >= 2, got {self.min_trials!r}")
         if self.time_budget is not None and not self.time_budget > 0:
             raise ConfigError(
                 f"SimulationConfig.time_budget is seconds > 0 or None, got {self.time_budget!r}"
