@@ -20,7 +20,7 @@ from pokerlab.agents.loki2.simulate import (
 )
 from pokerlab.agents.loki2.triples import TripleRules
 from pokerlab.agents.registry import make_agent
-from pokerlab.analysis.strength import holding_strengths
+from pokerlab.analysis.strength import hand_strength, holding_strengths
 from pokerlab.cards import parse_cards
 from pokerlab.engine import GameConfig, HandState, seat_view
 from pokerlab.errors import ConfigError
@@ -76,6 +76,20 @@ def test_trial_values_equal_holding_strengths():
                     table[HOLDING_INDEX[holes[t, p, 0], holes[t, p, 1]]]
                 )
         assert potential[t, 0, 3] == 0.0 and np.isnan(strength[t, 1]).all()
+
+
+def test_weighted_trial_values_equal_hand_strength():
+    """Against a weight table (Loki-2's own field array in trials) HS_1 is `hand_strength`'s."""
+    hole, board = tuple(parse_cards("Ah 8h")), tuple(parse_cards("9h 8c 2c"))
+    field = np.random.default_rng(8).random(NUM_HOLDINGS)
+    keep = {0: np.ones(NUM_HOLDINGS), 1: np.ones(NUM_HOLDINGS)}
+    holes, runouts = sample_worlds(keep, hole, 2, board, 3, 4, np.random.default_rng(9))
+    weights = np.stack([np.ones(NUM_HOLDINGS), field])
+    strength, _ = trial_values(holes, runouts, 1, [0, 2], weights)
+    for t in range(4):
+        for rnd in (1, 2, 3):
+            expected = hand_strength(hole, runouts[t, : 2 + rnd].tolist(), field).hand_strength
+            assert strength[t, 2, rnd] == pytest.approx(expected, rel=1e-9)
 
 
 def river_decision():

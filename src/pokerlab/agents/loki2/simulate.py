@@ -41,7 +41,7 @@ from pokerlab.cards import CARD_MASKS, NUM_CARDS
 from pokerlab.engine import RIVER, HandState, SeatView, blind_positions, state_from_view
 from pokerlab.errors import ConfigError
 from pokerlab.evaluator import hand_key
-from pokerlab.holdings import HOLDING_CARDS, HOLDING_INDEX, NUM_HOLDINGS
+from pokerlab.holdings import CARD_HOLDINGS, HOLDING_CARDS, HOLDING_INDEX, NUM_HOLDINGS
 from pokerlab.modeling.holding_values import preflop_values, sorted_preflop_values
 
 #: The 64-bit card mask of each holding.
@@ -247,29 +247,46 @@ def reference_sample(
 
 @nb.njit(cache=True)
 def _strengths_on_board(board, holes, weights, out):
-    """HS_1 of each row of `holes` (k, 2) on `board` against the matching row of `weights` (k, 1326),
-    leaving out the holdings that meet the board or the row's own cards."""
+    """HS_1 of each row of `holes` (k, 2) on `board` against column j of `weights` (1326, k), leaving out
+    the holdings that meet the board or row j's own cards.
+
+    One pass sums, for every row, the weight of all holdings below, level with and beside its rank; the
+    101 holdings that share a card with the row are then taken out again (as `holding_strengths` does).
+    """
     board_key, board_mask = hand_key(board)
+    k = holes.shape[0]
     ranks = np.zeros(NUM_HOLDINGS, dtype=np.int32)
+    mine = np.empty(k, dtype=np.int32)
+    for j in range(k):
+        mine[j] = rank_with(board_key, board_mask, holes[j, 0], holes[j, 1])
+    ahead, tied, total = np.zeros(k), np.zeros(k), np.zeros(k)
     for i in range(NUM_HOLDINGS):
         if HOLDING_MASKS[i] & board_mask:
             continue
-        ranks[i] = rank_with(board_key, board_mask, HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1])
-    for k in range(holes.shape[0]):
-        own = CARD_MASKS[holes[k, 0]] | CARD_MASKS[holes[k, 1]]
-        mine = rank_with(board_key, board_mask, holes[k, 0], holes[k, 1])
-        ahead = tied = total = 0.0
-        w = weights[k]
-        for i in range(NUM_HOLDINGS):
-            r = ranks[i]
-            if r == 0 or HOLDING_MASKS[i] & own:
-                continue
-            total += w[i]
-            if r < mine:
-                ahead += w[i]
-            elif r == mine:
-                tied += w[i]
-        out[k] = (ahead + tied / 2) / total if total > 0 else 0.5
+        r = rank_with(board_key, board_mask, HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1])
+        ranks[i] = r
+        for j in range(k):
+            w = weights[i, j]
+            total[j] += w
+            if r < mine[j]:
+                ahead[j] += w
+            elif r == mine[j]:
+                tied[j] += w
+    for j in range(k):
+        a, b = holes[j, 0], holes[j, 1]
+        own = HOLDING_INDEX[a, b]
+        for c in (a, b):
+            for i in CARD_HOLDINGS[c]:
+                r = ranks[i]
+                if r == 0 or (c == b and i == own):  # own holding: in both lists, taken out once
+                    continue
+                w = weights[i, j]
+                total[j] -= w
+                if r < mine[j]:
+                    ahead[j] -= w
+                elif r == mine[j]:
+                    tied[j] -= w
+        out[j] = (ahead[j] + tied[j] / 2) / total[j] if total[j] > 1e-12 else 0.5
 
 
 @nb.njit(cache=True)
@@ -299,7 +316,8 @@ def trial_values(
     trials, players = holes.shape[:2]
     strength = np.full((trials, players, 4), np.nan)
     potential = np.full((trials, players, 4), np.nan)
-    _trial_values(holes, runouts, first_round, np.array(seats), weights, strength, potential)
+    columns = np.ascontiguousarray(weights.T)  # (1326, seats): one holding's weights side by side
+    _trial_values(holes, runouts, first_round, np.array(seats), columns, strength, potential)
     return strength, potential
 
 
