@@ -18,6 +18,8 @@ from pathlib import Path
 from pokerlab.agents.base import Agent
 from pokerlab.agents.human import HumanAgent
 from pokerlab.agents.loki1 import VARIANTS, Loki1Agent, basic_player
+from pokerlab.agents.loki2 import VARIANTS as LOKI2_VARIANTS
+from pokerlab.agents.loki2 import Loki2Agent
 from pokerlab.agents.simple import CallAgent, RaiseAgent, RandomAgent
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
 from pokerlab.errors import ConfigError
@@ -123,6 +125,10 @@ register("raise", RaiseAgent)
 register("human", HumanAgent)
 for _name, _config in VARIANTS.items():
     register(_name, partial(Loki1Agent, _config), f"Loki-1 (Billings et al. 1998), variant {_name}")
+for _name, _config in LOKI2_VARIANTS.items():
+    register(
+        _name, partial(Loki2Agent, _config), f"Loki-2 (Billings et al. 1999, Peña 1999), variant {_name}"
+    )
 for _style in STYLES:
     register(_style, partial(StereotypeAgent, _style), f"Barone & While (2000) stereotype: {_style}")
 for _name, _tightness in (("bpl", "loose"), ("bpm", "moderate"), ("bpt", "tight")):

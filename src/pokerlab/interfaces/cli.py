@@ -415,6 +415,10 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         if args.name not in READABLE:
             raise ConfigError(f"--reading applies to {' and '.join(READABLE)}, not {args.name}")
         kwargs["reading"] = args.reading
+    if args.only is not None:
+        if args.name != "loki2":
+            raise ConfigError(f"--only chooses loki2 match-ups; experiment {args.name!r} has none")
+        kwargs["only"] = args.only
     result = EXPERIMENTS[args.name](
         seed=args.seed,
         workers=args.workers,
@@ -427,11 +431,17 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
         return 0
     print(f"{args.name}: {result.deals} deals, {result.hands} hands, seed {args.seed}")
-    print(f"{'agent':<22}{'hands':>9}{'sb/hand':>10}  95% CI (sb/hand)")
+    width = max(22, 2 + max(len(r.agent) for r in result.results))
+    print(f"{'agent':<{width}}{'hands':>9}{'sb/hand':>10}  95% CI (sb/hand)")
     for r in sorted(result.results, key=lambda r: -r.sb_per_hand):
-        print(f"{r.agent:<22}{r.hands:>9}{r.sb_per_hand:>+10.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]")
+        print(f"{r.agent:<{width}}{r.hands:>9}{r.sb_per_hand:>+10.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]")
     if result.out:
-        print(f"results in {result.out} (pooled_bankroll.png, pooled_summary.json)")
+        files = (
+            "loki2.png, loki2_summary.json"
+            if args.name == "loki2"
+            else "pooled_bankroll.png, pooled_summary.json"
+        )
+        print(f"results in {result.out} ({files})")
     return 0
 
 
@@ -591,7 +601,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--deals",
         type=int,
         default=None,
-        help="duplicate deals (default: 10000 for the ablation, 2000 for the components and the styles)",
+        help="duplicate deals (default: 10000 for the ablation, 2000 for the components and the styles, "
+        "2500 per loki2 match-up)",
     )
     p.add_argument(
         "--reading",
@@ -599,6 +610,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="how the Loki-1 field reads Billings et al. 1998 (loki-ablation, loki-components; default "
         "no-showdown-odds, see docs/results/loki-fig1-fidelity)",
+    )
+    p.add_argument(
+        "--only",
+        default=None,
+        help="loki2 match-ups, comma-separated: betting, reweighting, triples, simulation, sim-call",
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")

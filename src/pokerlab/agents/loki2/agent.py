@@ -1,0 +1,143 @@
+"""Loki-2 (Billings et al. 1999; Peña 1999) as an agent: Loki-1's floors with probability triples.
+
+Pre-flop it is Loki-1 (expert system, income-rate re-weighting). After the flop it acts by Loki-1's rules,
+by drawing from its own probability triple ("B", `selector`), or by selective-sampling simulation
+(`simulate`), and it re-weights opponents by Loki-1's thresholds or by triples ("R", `reweight`); the
+`Loki2Config` says which. A decision carries its triple, or its EVs and their standard errors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pokerlab.actions import RAISE
+from pokerlab.agents.base import Decision
+from pokerlab.agents.loki1 import Loki1Agent
+from pokerlab.agents.loki1.opponents import bets_faced
+from pokerlab.agents.loki2.config import VARIANTS, Loki2Config
+from pokerlab.agents.loki2.reweight import TripleFollower
+from pokerlab.agents.loki2.selector import select_action
+from pokerlab.agents.loki2.simulate import folded_keep_weights, simulate
+from pokerlab.agents.loki2.triples import TripleContext, reference_triple
+from pokerlab.analysis.assessment import Assessment
+from pokerlab.analysis.potential import potential_of
+from pokerlab.analysis.situation import known_situation
+from pokerlab.analysis.strength import strength_of
+from pokerlab.engine import RIVER, HandStart, SeatView
+from pokerlab.holdings import NUM_HOLDINGS
+
+
+class Loki2Agent(Loki1Agent):
+    """The Loki-2 poker player; ``Loki2Agent(VARIANTS["loki2-triples"])`` gives a variant."""
+
+    name = "loki2"
+
+    def __init__(self, config: Loki2Config | None = None) -> None:
+        self.loki2 = config or VARIANTS["loki2"]
+        super().__init__(self.loki2.loki1)
+        self._blinds: tuple[int, ...] = ()
+        self._u = 0.0  # the action selector's uniform for the hand
+        self._decision: Decision | None = None
+
+    def begin_hand(self, start: HandStart) -> None:
+        self._blinds = start.blinds
+        self._u = float(self.rng.random())
+        super().begin_hand(start)
+
+    def _new_hand(self, players, position, hole, game, seats) -> TripleFollower:
+        sizes = tuple(game.bet_size(r) for r in range(4))
+        blinds = self._blinds or (0,) * players
+        self._hand = TripleFollower(players, position, hole, self.config, sizes, blinds, self.loki2)
+        self._seats = seats
+        return self._hand
+
+    def act(self, view: SeatView) -> int | Decision:
+        self._blinds, self._decision = view.blinds, None
+        action = super().act(view)
+        decision = self._decision
+        return action if decision is None else decision._replace(action=action)
+
+    def _postflop(self, view: SeatView, hand: TripleFollower) -> int:
+        loki2 = self.loki2
+        if loki2.betting == "rules":
+            return super()._postflop(view, hand)
+        hs_n, ehs, ehs_opt, ppot = self._own_values(view, hand)
+        rules = loki2.triples.rules
+        context = TripleContext(
+            round_index=view.round,
+            bets_to_call=bets_faced(view.to_call, view.bet_size),
+            bets_made=view.raises,
+            bet_size=view.bet_size,
+            later_bet_size=view.config.bet_size(RIVER),
+            pot=view.pot,
+            to_call=view.to_call,
+            opponents_active=len(hand.opponents()),
+            opponents_to_act=hand.opponents_to_act(),
+            called_bet_this_round=hand.called_bet,
+            semi_bluffing=hand.semi_bluffing,
+            can_raise=RAISE in view.legal_actions,
+        )
+        triple = reference_triple(hs_n, ehs_opt, ehs, ppot, context, loki2.triples, rules.make1, rules.make2)
+        info = {"hs_n": hs_n, "ehs_optimistic": ehs_opt, "potential": ppot, "triple": list(triple)}
+        simulating = loki2.betting == "simulation" and view.round >= loki2.simulate_from
+        if simulating and not (loki2.obvious_move is not None and max(triple) >= loki2.obvious_move):
+            result = simulate(
+                view,
+                self._keep_weights(hand),
+                hand.field(view.hole + view.board),
+                self._thresholds(view, hand),
+                hand.semi_bluffing,
+                loki2.triples,
+                loki2.simulation,
+                self.rng,
+            )
+            action = result.best_action(view.to_call)
+            probabilities = tuple(float(a == action) for a in range(3))
+            info |= result.info()
+            self.last_rule = "simulation"
+        else:
+            u = self._u if loki2.same_u_per_hand else float(self.rng.random())
+            action, probabilities = select_action(triple, u), triple
+            self.last_rule = "triple"
+        # a bet when nothing is owed below the Make1 threshold is a (semi-)bluff: keep betting (Papp §6.4)
+        hand.semi_bluffing = (action == RAISE and view.to_call == 0 and ehs_opt < rules.make1) or (
+            hand.semi_bluffing and view.to_call == 0
+        )
+        self._decision = Decision(action, probabilities, info)
+        return action
+
+    def _own_values(self, view: SeatView, hand: TripleFollower) -> tuple[float, float, float, float]:
+        """(HS_n, EHS, EHS', PPOT) of our hand against the field array, as Loki-1 assesses it (Papp 1998
+        ch. 5-6; the hand value of our own triple, Peña 1999 node31)."""
+        config = self.config
+        known = known_situation(view.hole, view.board, hand.field(view.hole + view.board))
+        strength = strength_of(known, len(hand.opponents()))
+        if not config.potential:
+            return strength.hs_n, strength.hs_n, strength.hs_n, 0.0
+        assessment = Assessment(strength, potential_of(known), config.flop_lookahead)
+        one_card = assessment.potential.one_card
+        ppot = one_card.positive_potential if one_card is not None else 0.0
+        return strength.hs_n, assessment.ehs, assessment.ehs_optimistic, ppot
+
+    def _keep_weights(self, hand: TripleFollower) -> dict[int, np.ndarray]:
+        """Each other position's sampling weights: its weight table, or the folded rule (Peña 1999 node42)."""
+        folded, uniform = folded_keep_weights(), np.ones(NUM_HOLDINGS)
+        weighting = self.config.weighting
+        return {
+            p: folded if hand.folded[p] else (hand.weights[p] if weighting else uniform)
+            for p in range(hand.players)
+            if p != hand.me
+        }
+
+    def _thresholds(self, view: SeatView, hand: TripleFollower) -> np.ndarray:
+        """(t1, t2) of every position's triples per round and bets to call: ours generic, the opponents' by
+        `TripleFollower.thresholds` (Peña 1999 node35)."""
+        rules = self.loki2.triples.rules
+        table = np.empty((view.players, 4, 3, 2))
+        table[:] = (rules.make1, rules.make2)
+        for p in hand.opponents():
+            freq = self.frequencies.get(view.seats[p])
+            for rnd in range(view.round, RIVER + 1):
+                for bets in range(3):
+                    table[p, rnd, bets] = hand.thresholds(freq, rnd, bets)
+        return table
