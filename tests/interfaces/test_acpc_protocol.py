@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import pytest
 
 from pokerlab.actions import CALL, RAISE
@@ -9,7 +12,13 @@ from pokerlab.cards import parse_cards
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.interfaces.acpc.gamedef import STANDARD_GAMES, gamedef_of, load_gamedef, parse_gamedef
-from pokerlab.interfaces.acpc.matchstate import MAX_LINE, matchstate_of, parse_matchstate
+from pokerlab.interfaces.acpc.matchstate import (
+    MAX_LINE,
+    Follower,
+    LineWriter,
+    matchstate_of,
+    parse_matchstate,
+)
 
 #: ACPC's heads-up limit game file as the competition ships it (comments, its own line order).
 REVERSE_BLINDS = """\
@@ -187,3 +196,79 @@ def test_the_dealer_shows_only_what_a_seat_may_see():
         state.act(CALL)
     final = matchstate_of(state, 0, 4).format()
     assert final == "MATCHSTATE:0:4:ccc/ccc/ccc/ccc:AsKd|2c3c|QhQd/7s8s9s/Ts/Js"
+
+
+# -- the fast paths against their references -------------------------------------------------------------
+
+
+def _random_hand_states(rng, players):
+    """Every state of one hand of random legal actions (the start, after each action, the end)."""
+    cards = [int(c) for c in rng.permutation(52)[: 2 * players + 5]]
+    state = HandState(GameConfig(), cards[: 2 * players], cards[2 * players :])
+    states = [state.copy()]
+    while not state.is_over:
+        state.act(int(rng.choice(state.legal_actions())))
+        states.append(state.copy())
+    return states
+
+
+def _same_hand(a: HandState, b: HandState) -> bool:
+    same = (a.actions, a.actor, a.round, a.board_seen, a.pot) == (
+        b.actions,
+        b.actor,
+        b.round,
+        b.board_seen,
+        b.pot,
+    )
+    return same and (not a.is_over or a.nets == b.nets)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_line_writer_and_follower_equal_their_references(players):
+    """The dealer's `LineWriter` writes what `matchstate_of` formats; the client's `Follower` reaches the
+    state `MatchState.replay` rebuilds from scratch, line after line, for every seat of 200 random hands."""
+    rng = np.random.default_rng(players)
+    followers = [Follower(GameConfig()) for _ in range(players)]
+    for hand in range(200):
+        states = _random_hand_states(rng, players)
+        for p in range(players):
+            writer = LineWriter(p, hand)
+            for state in states:
+                line = writer.line(state)
+                assert line == matchstate_of(state, p, hand).format()
+                ms = parse_matchstate(line)
+                followed = followers[p].follow(ms)
+                assert _same_hand(followed, ms.replay(GameConfig()))
+                assert _same_hand(followed, state)  # the seat's view keeps the whole hand
+
+
+def test_follower_judges_every_line_as_the_reference_does():
+    """Lines that repeat, go back, jump hands or break the rules: the follower's answer (a state or the
+    error) is the full replay's."""
+    rng = np.random.default_rng(7)
+    lines = []
+    for hand in range(40):
+        for state in _random_hand_states(rng, 3):
+            lines.append(matchstate_of(state, hand % 3, hand).format())
+    base = "MATCHSTATE:0:0:ccc/:As2d||/Kh7c3s"  # each bad line follows this one, which it extends
+    bad = [
+        "MATCHSTATE:0:0:ccc/rrrrr:As2d||/Kh7c3s",  # over the cap
+        "MATCHSTATE:0:0:ccc/c:As2d||/As7c3s",  # a card twice
+        "MATCHSTATE:0:0:ccc/ccc:As2d||/Kh7c3s",  # the turn reached with no turn card
+        "MATCHSTATE:0:0:ccc/cc/:As2d||/Kh7c3s/9d",  # a round the rules do not reach
+        "MATCHSTATE:0:0:ccc/ccc/r250:As2d||/Kh7c3s/9d",  # a no-limit amount
+    ]
+    stream = lines + [line for b in bad for line in (base, b)] + [lines[i] for i in rng.integers(0, len(lines), 200)]
+    follower = Follower(GameConfig())
+    errors = 0
+    for line in stream:
+        ms = parse_matchstate(line)
+        try:
+            expected = ms.replay(GameConfig())
+        except Exception as exc:  # noqa: BLE001 - the same error, by type and message
+            with pytest.raises(type(exc), match=re.escape(str(exc))):
+                follower.follow(ms)
+            errors += 1
+            continue
+        assert _same_hand(follower.follow(ms), expected)
+    assert errors == len(bad)

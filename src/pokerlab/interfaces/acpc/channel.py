@@ -1,9 +1,9 @@
 """Protocol lines over a TCP socket, with deadlines: the one piece of socket code the client and dealer share.
 
 Lines end in "\\r\\n" when sent and in "\\n" (a "\\r" before it dropped) when read (ACPC protocol 2.0.0). A
-line longer than `MAX_LINE` bytes is skipped up to its end and
-reported as `LineTooLong`; small messages are sent at once (TCP_NODELAY), as the protocol is one short
-line at a time.
+line longer than `MAX_LINE` bytes is skipped up to its end and reported as `LineTooLong`. Lines can be
+queued and go out together at the next `flush` (one system call, which the other side reads at once);
+what is flushed is sent at once (TCP_NODELAY), as the protocol is one short line at a time.
 """
 
 from __future__ import annotations
@@ -30,8 +30,11 @@ class Channel:
         self.sock = sock
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buffer = b""
+        self.queued: list[str] = []
         self.skipping = False  # inside an over-long line, dropping bytes up to its end
         self.timeout: float | None = -1.0
+        #: seconds a send may wait for the other side to read (None: no limit)
+        self.send_timeout: float | None = None
 
     def _settimeout(self, timeout: float | None) -> None:
         if timeout != self.timeout:
@@ -71,13 +74,27 @@ class Channel:
                 raise ConnectionClosed("the other side closed the connection")
             self.buffer += data
 
+    def queue(self, line: str) -> None:
+        """Keep a line to send with the next `flush`."""
+        self.queued.append(line)
+
+    def flush(self) -> None:
+        """Send the queued lines; `ConnectionClosed` when the other side is gone."""
+        if self.queued:
+            data = "\r\n".join(self.queued).encode() + b"\r\n"
+            self.queued = []
+            try:
+                self._settimeout(self.send_timeout)
+                self.sock.sendall(data)
+            except TimeoutError:
+                raise ConnectionClosed(f"the other side read nothing for {self.send_timeout} s") from None
+            except OSError as exc:
+                raise ConnectionClosed(f"cannot send ({exc.strerror or exc})") from None
+
     def send(self, line: str) -> None:
-        """Send one line; `ConnectionClosed` when the other side is gone."""
-        try:
-            self._settimeout(None)
-            self.sock.sendall(line.encode() + b"\r\n")
-        except OSError as exc:
-            raise ConnectionClosed(f"cannot send ({exc.strerror or exc})") from None
+        """Send one line (and any queued before it); `ConnectionClosed` when the other side is gone."""
+        self.queued.append(line)
+        self.flush()
 
     def close(self) -> None:
         try:

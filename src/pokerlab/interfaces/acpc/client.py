@@ -28,7 +28,7 @@ from pokerlab.agents.base import overrides
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
-from pokerlab.interfaces.acpc.matchstate import MatchState, parse_matchstate
+from pokerlab.interfaces.acpc.matchstate import Follower, MatchState, parse_matchstate
 
 log = logging.getLogger(__name__)
 VERSION = "VERSION:2.0.0"
@@ -66,6 +66,7 @@ class AcpcClient:
         self.seen = 0
         self.seats: tuple[int, ...] = ()
         self.told_seats: tuple[int, ...] | None = None
+        self.follower = Follower(config)
         self.wants_begin = overrides(agent, "begin_hand")
         self.wants_observe = overrides(agent, "observe")
         self.wants_end = overrides(agent, "end_hand")
@@ -106,7 +107,7 @@ class AcpcClient:
             self._warn(f"ignored the comment {line!r}")
 
     def _handle(self, ms: MatchState, line: str) -> None:
-        state = ms.replay(self.config)
+        state = self.follower.follow(ms)
         p, n = ms.position, ms.players
         agent = self.agent
         if ms.hand != self.hand:  # a new hand
