@@ -258,7 +258,8 @@ def test_follower_judges_every_line_as_the_reference_does():
         "MATCHSTATE:0:0:ccc/cc/:As2d||/Kh7c3s/9d",  # a round the rules do not reach
         "MATCHSTATE:0:0:ccc/ccc/r250:As2d||/Kh7c3s/9d",  # a no-limit amount
     ]
-    stream = lines + [line for b in bad for line in (base, b)] + [lines[i] for i in rng.integers(0, len(lines), 200)]
+    shuffled = [lines[i] for i in rng.integers(0, len(lines), 200)]  # repeats, going back, jumping hands
+    stream = lines + [line for b in bad for line in (base, b)] + shuffled
     follower = Follower(GameConfig())
     errors = 0
     for line in stream:
