@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import socket
+import threading
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ from pokerlab.actions import CALL, RAISE
 from pokerlab.cards import parse_cards
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError, CorruptData
+from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.gamedef import STANDARD_GAMES, gamedef_of, load_gamedef, parse_gamedef
 from pokerlab.interfaces.acpc.matchstate import (
     MAX_LINE,
@@ -273,3 +276,61 @@ def test_follower_judges_every_line_as_the_reference_does():
             continue
         assert _same_hand(follower.follow(ms), expected)
     assert errors == len(bad)
+
+
+@pytest.mark.parametrize(
+    "line, holes",
+    [
+        ("MATCHSTATE:1:0::|Ks2d|", ((), ("Ks", "2d"), ())),  # three players, the others' fields empty
+        ("MATCHSTATE:0:12:rcf/cc/r:7h7d|||||/Ts9s2c/Ah", (("7h", "7d"),) + ((),) * 5),  # six players
+        ("MATCHSTATE:9:3::|||||||||AhAd", ((),) * 9 + (("Ah", "Ad"),)),  # ten players, the last position
+        # a four-player showdown: the two still in show, the folded seats stay empty
+        ("MATCHSTATE:0:99:fcrcc/crc/cc/rcc:|AsKd|QcJc|/2c3c4c/5d/6h", ((), ("As", "Kd"), ("Qc", "Jc"), ())),
+    ],
+)
+def test_multi_player_card_strings(line, holes):
+    state = parse_matchstate(line)
+    assert state.holes == tuple(tuple(parse_cards(" ".join(h))) for h in holes)
+    assert state.format() == line
+
+
+def test_no_limit_amounts_over_several_rounds():
+    state = parse_matchstate("MATCHSTATE:0:21:r300c/cr600r1200c/r2400:9hQd|/8dAs8s/4c")
+    raise_, call = 2, 1
+    assert state.actions() == [
+        (0, raise_, 300), (0, call, None),
+        (1, call, None), (1, raise_, 600), (1, raise_, 1200), (1, call, None),
+        (2, raise_, 2400),
+    ]  # fmt: skip
+    assert state.format().endswith(":r300c/cr600r1200c/r2400:9hQd|/8dAs8s/4c")
+
+
+@pytest.mark.parametrize("comment", ["# a comment", ";another", "#", ""])
+def test_comment_and_empty_lines_are_no_states(comment):
+    with pytest.raises(CorruptData, match="not a MATCHSTATE line"):
+        parse_matchstate(comment)  # the client skips them before parsing; a parser never takes them
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"])
+def test_channel_takes_lines_up_to_the_limit_and_skips_longer_ones(end):
+    """Through a real socket: 4,096 bytes are a line, 4,097 and a megabyte are skipped (LineTooLong) without
+    keeping more than a line's worth, and the lines after them read normally."""
+    longest = b"MATCHSTATE:0:0::As2d|" + b"|" * (MAX_LINE - 21)
+    server = socket.create_server(("127.0.0.1", 0))
+    b = socket.create_connection(server.getsockname(), timeout=5)
+    channel = Channel(server.accept()[0])
+    server.close()
+    for data in (longest + end, longest + b"|" + end, b"x" * 1_000_000 + end, b"MATCHSTATE:0:1::As2d|" + end):
+        sender = threading.Thread(target=b.sendall, args=(data,))
+        sender.start()
+        if len(data) - len(end) <= MAX_LINE:
+            assert channel.readline(5).encode() == data[: -len(end)]
+        else:
+            with pytest.raises(LineTooLong):
+                channel.readline(5)
+        assert len(channel.buffer) <= 2 * 65536  # never more than a read beyond a line
+        sender.join(5)
+    b.close()
+    with pytest.raises(ConnectionClosed):
+        channel.readline(5)
+    channel.close()

@@ -50,11 +50,11 @@ class Channel:
         while True:
             i = self.buffer.find(b"\n")
             if i >= 0:
-                line, self.buffer = self.buffer[:i], self.buffer[i + 1 :]
-                if self.skipping or len(line) > MAX_LINE + 1:
+                line, self.buffer = self.buffer[:i].rstrip(b"\r"), self.buffer[i + 1 :]
+                if self.skipping or len(line) > MAX_LINE:
                     self.skipping = False
                     raise LineTooLong(f"a line over {MAX_LINE} bytes was skipped")
-                return line.rstrip(b"\r").decode("utf-8", "replace")
+                return line.decode("utf-8", "replace")
             if len(self.buffer) > MAX_LINE + 1:
                 self.buffer, self.skipping = b"", True
             if ends is None:
