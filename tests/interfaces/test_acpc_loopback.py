@@ -14,7 +14,10 @@ import pytest
 import pokerlab
 from pokerlab.actions import RAISE
 from pokerlab.agents import Agent, make_agent
-from pokerlab.engine import ACTION_LETTERS, GameConfig, HandState, parse_acpc_state_line
+from pokerlab.arena.output import summarize_folder
+from pokerlab.arena.store import read_hands
+from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, parse_acpc_state_line
+from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
 from pokerlab.interfaces.acpc.client import SEATS_COMMENT, AcpcClient, play
 from pokerlab.interfaces.acpc.dealer import run_dealer, unique_labels
@@ -420,11 +423,45 @@ def test_every_message_of_a_short_match_is_valid(names, hands, quick_threads, tm
 @pytest.mark.parametrize(
     "names, hands",
     [
-        (["random", "raise"], 5000),
-        (["random", "raise", "call"], 3000),
-        (["random", "raise", "call", "random", "call", "raise"], 2000),
-        (["loki1", "random", "loki1-basic"], 1000),
+        (["random", "raise"], 3000),
+        (["random", "raise", "call"], 2000),
+        (["random", "call", "raise", "call", "random", "call"], 2000),
+        (["loki1", "random", "loki1-basic"], 300),
     ],
 )
 def test_every_message_of_thousands_of_hands_is_valid(names, hands, quick_threads, tmp_path):
     _proof(names, hands, seed=12, tmp_path=tmp_path)
+
+
+def test_the_client_writes_every_hand_to_its_results_folder(tmp_path):
+    names = ["random", "raise", "call"]
+    thread, box = _dealer(names, 250, seed=3)
+    outs = [tmp_path / f"client{j}" for j in range(3)]
+    threads = [
+        threading.Thread(
+            target=lambda j=j: play(
+                make_agent(names[j]), CONFIG, "127.0.0.1", box["ports"][j], 3, out=outs[j]
+            ),
+            daemon=True,
+        )
+        for j in range(3)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads + [thread]:
+        t.join(60)
+        assert not t.is_alive()
+    nets = box["result"].match.nets
+    for j, out in enumerate(outs):
+        summary = summarize_folder(out)  # rebuilt from config.json and hands.csv alone
+        labels = [names[j] if s == j else f"seat-{s}" for s in range(3)]
+        assert summary.labels == labels and (summary.nets == nets).all()
+        assert json.loads((out / "summary.json").read_text())["hands"] == 250
+        records = list(read_hands(out / "hands.sqlite"))
+        assert [h for h, _ in records] == list(range(250))
+        for _, record in records:  # this seat's cards, and the others' only where shown down
+            position = record.names.index(names[j])
+            seen = [UNKNOWN not in record.hole(q) for q in range(3)]
+            assert seen == [q == position or record.shown[q] for q in range(3)]
+    with pytest.raises(ConfigError, match="already holds a run"):
+        play(make_agent("call"), CONFIG, "127.0.0.1", 1, out=outs[0])
