@@ -435,7 +435,7 @@ def test_every_message_of_thousands_of_hands_is_valid(names, hands, quick_thread
 
 def test_the_client_writes_every_hand_to_its_results_folder(tmp_path):
     names = ["random", "raise", "call"]
-    thread, box = _dealer(names, 250, seed=3)
+    thread, box = _dealer(names, 120, seed=3)
     outs = [tmp_path / f"client{j}" for j in range(3)]
     threads = [
         threading.Thread(
@@ -456,9 +456,9 @@ def test_the_client_writes_every_hand_to_its_results_folder(tmp_path):
         summary = summarize_folder(out)  # rebuilt from config.json and hands.csv alone
         labels = [names[j] if s == j else f"seat-{s}" for s in range(3)]
         assert summary.labels == labels and (summary.nets == nets).all()
-        assert json.loads((out / "summary.json").read_text())["hands"] == 250
+        assert json.loads((out / "summary.json").read_text())["hands"] == 120
         records = list(read_hands(out / "hands.sqlite"))
-        assert [h for h, _ in records] == list(range(250))
+        assert [h for h, _ in records] == list(range(120))
         for _, record in records:  # this seat's cards, and the others' only where shown down
             position = record.names.index(names[j])
             seen = [UNKNOWN not in record.hole(q) for q in range(3)]

@@ -28,7 +28,7 @@ from pokerlab.actions import ACTION_LETTERS, CALL
 from pokerlab.agents import Agent
 from pokerlab.agents.base import overrides
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
-from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
+from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.client_results import ClientResults
 from pokerlab.interfaces.acpc.matchstate import Follower, MatchState, parse_matchstate
@@ -109,10 +109,13 @@ class AcpcClient:
                     self._seats_comment(line)
                 continue
             try:
-                state = parse_matchstate(line)
-                self._handle(state, line)
-            except (CorruptData, IllegalAction, InvalidCards) as exc:
+                ms = parse_matchstate(line)
+                state = self.follower.follow(ms)
+            except PokerlabError as exc:  # a line no rules make sense of (the engine says why)
                 self._warn(f"ignored the line {line[:80]!r}: {exc}")
+                continue
+            try:
+                self._handle(ms, state, line)
             except ConnectionClosed:
                 return self.report
 
@@ -127,15 +130,14 @@ class AcpcClient:
         except ValueError:
             self._warn(f"ignored the comment {line!r}")
 
-    def _handle(self, ms: MatchState, line: str) -> None:
-        state = self.follower.follow(ms)
+    def _handle(self, ms: MatchState, state: HandState, line: str) -> None:
         p, n = ms.position, ms.players
         agent = self.agent
         if ms.hand != self.hand:  # a new hand
             self.hand, self.ended, self.seen = ms.hand, False, 0
             told = self.told_seats
             self.told_seats = None
-            if told is not None and len(told) == n:
+            if told is not None and sorted(told) == list(range(n)):
                 self.seats = told
             else:
                 self.seats = tuple((q + ms.hand + 1) % n for q in range(n))
