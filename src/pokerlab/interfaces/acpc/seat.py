@@ -9,7 +9,8 @@
   folded for);
 * every state of the hand goes to every seat (the start, each action, the end with the cards shown
   down); only the actor's answer is read. A seat's lines are queued and sent together when it is to act
-  or the hand ends (one message instead of one per action: the same lines, in the same order);
+  next, or when the session ends (one message instead of one per action: the same lines, in the same
+  order; a hand's last line goes with the next hand's first);
 * an answer is the line sent, ':' and an action: one that repeats an earlier state is skipped, garbage and
   comments are skipped, an unknown or illegal action is a warning and becomes a call;
 * a deadline per action and a time budget per hand: an answer that does not come in time is a `Timeout`
@@ -129,8 +130,7 @@ class AcpcPlayer:
             self._send_state()
 
     def end_hand(self, end: HandEnd) -> None:
-        self._send_state()
-        self._flush()
+        self._send_state()  # sent with the seat's next lines, or when the session closes
 
     def act(self, view: SeatView, deadline: float | None = None) -> int:
         """Read the answer to the last state sent (the table's deadline is ignored: the seat's own apply)."""
@@ -185,5 +185,9 @@ class AcpcPlayer:
 
     def close(self) -> None:
         if self.channel is not None:
+            try:
+                self.channel.flush()  # the last hand's end
+            except ConnectionClosed:
+                pass
             self.channel.close()
             self.channel = None
