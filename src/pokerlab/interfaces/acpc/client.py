@@ -1,8 +1,9 @@
 """An ACPC client: one of our agents plays at a protocol dealer (ours or any other).
 
 The client sends ``VERSION:2.0.0``, then reads MATCHSTATE lines until the dealer closes the connection
-(ACPC protocol 2.0.0): comment lines ('#' or ';') are skipped, every state is replayed
-by our engine (the opponents' unseen cards unknown), the agent hears each hand's start, every action and
+(ACPC protocol 2.0.0): comment lines ('#' or ';') are skipped, every state is played through
+our engine (`Follower`: the opponents' unseen cards unknown; a line that breaks the rules is warned about
+and ignored), the agent hears each hand's start, every action and
 the end, exactly as at one of our tables, and when the rules make it our turn the client answers the
 line it was sent followed by ':' and the action letter. The agent lives for the whole connection, so it
 keeps its memory across hands.
