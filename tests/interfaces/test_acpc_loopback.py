@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 import threading
 import time
 
@@ -13,11 +14,14 @@ import pytest
 import pokerlab
 from pokerlab.actions import RAISE
 from pokerlab.agents import Agent, make_agent
-from pokerlab.engine import GameConfig
+from pokerlab.arena.output import summarize_folder
+from pokerlab.arena.store import read_hands
+from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, parse_acpc_state_line
+from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
-from pokerlab.interfaces.acpc.client import AcpcClient, play
-from pokerlab.interfaces.acpc.dealer import run_dealer
-from pokerlab.interfaces.acpc.matchstate import parse_matchstate
+from pokerlab.interfaces.acpc.client import SEATS_COMMENT, AcpcClient, play
+from pokerlab.interfaces.acpc.dealer import run_dealer, unique_labels
+from pokerlab.interfaces.acpc.matchstate import matchstate_of, parse_matchstate
 from pokerlab.interfaces.cli import main
 
 CONFIG = GameConfig()
@@ -283,3 +287,181 @@ def test_acpc_match_command_plays_duplicate_over_the_protocol(capsys, tmp_path):
     local = pokerlab.duplicate_tournament(["random", "raise"], deals=30, seed=4)
     assert [r["total"] for r in result["results"]] == [r.total for r in local.results]
     assert result["hands"] == 60 and (tmp_path / "m" / "summary.json").is_file()
+
+
+# -- the proof: every message of long matches, checked --------------------------------------------------
+
+
+class _Recording(Channel):
+    """A client's channel that keeps every line it reads and sends."""
+
+    def __init__(self, sock):
+        super().__init__(sock)
+        self.talk: list[tuple[str, str]] = []  # ("in" | "out", line)
+
+    def readline(self, timeout=None):
+        line = super().readline(timeout)
+        if line is not None:
+            self.talk.append(("in", line))
+        return line
+
+    def send(self, line):
+        self.talk.append(("out", line))
+        super().send(line)
+
+
+def _true_states(log_path, hands):
+    """Every state of every hand the dealer logged (the start, after each action), rebuilt by the engine
+    from its STATE lines (which must replay to the nets they state), and the names by position."""
+    hands_states, names = [], []
+    for line in log_path.read_text().splitlines():
+        if line.startswith("STATE:"):
+            record = parse_acpc_state_line(line, CONFIG)
+            state = HandState(CONFIG, list(record.holes), list(record.board))
+            states = [state.copy()]
+            for _, action in record.actions:
+                state.act(action)
+                states.append(state.copy())
+            hands_states.append(states)
+            names.append(line.rsplit(":", 1)[1].split("|"))
+    assert len(hands_states) == hands
+    return hands_states, names
+
+
+def _check_conversation(talk, states, label, names):
+    """The whole conversation of one client: VERSION first; every line it read parses back to itself and
+    is, in order, exactly what `matchstate_of` makes of the dealer's true state for its position (hands in
+    order, none missing, each ending in its finished state); every line it sent is the state it was
+    answering, ':' and the very action the dealer then applied, legal there, once per turn of its seat."""
+    assert talk[0] == ("out", "VERSION:2.0.0")
+    hand, k, asked = -1, -1, None
+    for direction, line in talk[1:]:
+        if direction == "out":
+            assert asked is not None and line.startswith(asked + ":"), line
+            state, nxt = states[hand][k], states[hand][k + 1]
+            letter = line[len(asked) + 1 :]
+            assert ACTION_LETTERS.index(letter) == nxt.actions[-1].action
+            assert ACTION_LETTERS.index(letter) in state.legal_actions()
+            asked = None
+            continue
+        if line.startswith("#"):
+            assert line.startswith(SEATS_COMMENT)
+            continue
+        ms = parse_matchstate(line)
+        assert ms.format() == line
+        if ms.hand != hand:
+            assert hand < 0 or k == len(states[hand]) - 1  # the last hand ended
+            hand, k = ms.hand, -1
+            assert hand < len(states) and names[hand][ms.position] == label
+        assert asked is None  # no state goes unanswered when it was the seat's turn
+        k_now = len(ms.betting) - ms.betting.count("/")  # limit betting: a letter an action
+        assert k_now >= k  # lines of a hand only ever grow
+        k = k_now
+        truth = states[hand][k]
+        assert line == matchstate_of(truth, ms.position, hand).format()
+        asked = line if not truth.is_over and truth.actor == ms.position else None
+    assert hand == len(states) - 1 and k == len(states[hand]) - 1
+
+
+@pytest.fixture
+def quick_threads():
+    """Threads that wait on a socket get the interpreter back within 0.1 ms (the dealer and its clients
+    share this process here: the default 5 ms hand-over would be most of the run)."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-4)
+    yield
+    sys.setswitchinterval(interval)
+
+
+def _proof(names, hands, seed, tmp_path):
+    log = tmp_path / "acpc.log"
+    thread, box = _dealer(
+        names, hands, seed, log_path=log, action_timeout=30.0, hand_timeout=60.0, connect_timeout=30.0
+    )
+    channels = [
+        _Recording(socket.create_connection(("127.0.0.1", port), timeout=30)) for port in box["ports"]
+    ]
+    reports: dict = {}
+    threads = [
+        threading.Thread(
+            target=lambda j=j: reports.__setitem__(
+                j, AcpcClient(make_agent(names[j]), CONFIG, channels[j], seed).play()
+            ),
+            daemon=True,
+        )
+        for j in range(len(names))
+    ]
+    for t in threads:
+        t.start()
+    for t in threads + [thread]:
+        t.join(600)
+        assert not t.is_alive()
+    result = box["result"]
+    local = pokerlab.play_match(names, hands=hands, seed=seed)
+    assert (result.match.nets == local.nets).all()  # the same hands, the same results, seat by seat
+    assert result.left == {} and not any(result.warnings.values())
+    states, seated = _true_states(log, hands)
+    labels = unique_labels(names)
+    for j, channel in enumerate(channels):
+        assert reports[j].warnings == 0 and reports[j].hands == hands
+        assert reports[j].net == local.nets[:, j].sum()
+        _check_conversation(channel.talk, states, labels[j], seated)
+    for h, (hand_states, at) in enumerate(zip(states, seated, strict=True)):  # the log's nets are the match's
+        nets = hand_states[-1].nets
+        assert [nets[at.index(label)] for label in labels] == list(result.match.nets[h])
+
+
+@pytest.mark.parametrize(
+    "names, hands",
+    [(["random", "raise"], 300), (["random", "raise", "call"], 100), (["random", "raise", "call"] * 2, 40)],
+)
+def test_every_message_of_a_short_match_is_valid(names, hands, quick_threads, tmp_path):
+    _proof(names, hands, seed=11, tmp_path=tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "names, hands",
+    [
+        (["random", "raise"], 3000),
+        (["random", "raise", "call"], 2000),
+        (["random", "call", "raise", "call", "random", "call"], 2000),
+        (["loki1", "random", "loki1-basic"], 300),
+    ],
+)
+def test_every_message_of_thousands_of_hands_is_valid(names, hands, quick_threads, tmp_path):
+    _proof(names, hands, seed=12, tmp_path=tmp_path)
+
+
+def test_the_client_writes_every_hand_to_its_results_folder(tmp_path):
+    names = ["random", "raise", "call"]
+    thread, box = _dealer(names, 120, seed=3)
+    outs = [tmp_path / f"client{j}" for j in range(3)]
+    threads = [
+        threading.Thread(
+            target=lambda j=j: play(
+                make_agent(names[j]), CONFIG, "127.0.0.1", box["ports"][j], 3, out=outs[j]
+            ),
+            daemon=True,
+        )
+        for j in range(3)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads + [thread]:
+        t.join(60)
+        assert not t.is_alive()
+    nets = box["result"].match.nets
+    for j, out in enumerate(outs):
+        summary = summarize_folder(out)  # rebuilt from config.json and hands.csv alone
+        labels = [names[j] if s == j else f"seat-{s}" for s in range(3)]
+        assert summary.labels == labels and (summary.nets == nets).all()
+        assert json.loads((out / "summary.json").read_text())["hands"] == 120
+        records = list(read_hands(out / "hands.sqlite"))
+        assert [h for h, _ in records] == list(range(120))
+        for _, record in records:  # this seat's cards, and the others' only where shown down
+            position = record.names.index(names[j])
+            seen = [UNKNOWN not in record.hole(q) for q in range(3)]
+            assert seen == [q == position or record.shown[q] for q in range(3)]
+    with pytest.raises(ConfigError, match="already holds a run"):
+        play(make_agent("call"), CONFIG, "127.0.0.1", 1, out=outs[0])

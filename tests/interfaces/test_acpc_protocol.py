@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import re
+import socket
+import threading
+
+import numpy as np
 import pytest
 
 from pokerlab.actions import CALL, RAISE
 from pokerlab.cards import parse_cards
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError, CorruptData
+from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.gamedef import STANDARD_GAMES, gamedef_of, load_gamedef, parse_gamedef
-from pokerlab.interfaces.acpc.matchstate import MAX_LINE, matchstate_of, parse_matchstate
+from pokerlab.interfaces.acpc.matchstate import (
+    MAX_LINE,
+    Follower,
+    LineWriter,
+    matchstate_of,
+    parse_matchstate,
+)
 
 #: ACPC's heads-up limit game file as the competition ships it (comments, its own line order).
 REVERSE_BLINDS = """\
@@ -187,3 +199,138 @@ def test_the_dealer_shows_only_what_a_seat_may_see():
         state.act(CALL)
     final = matchstate_of(state, 0, 4).format()
     assert final == "MATCHSTATE:0:4:ccc/ccc/ccc/ccc:AsKd|2c3c|QhQd/7s8s9s/Ts/Js"
+
+
+# -- the fast paths against their references -------------------------------------------------------------
+
+
+def _random_hand_states(rng, players):
+    """Every state of one hand of random legal actions (the start, after each action, the end)."""
+    cards = [int(c) for c in rng.permutation(52)[: 2 * players + 5]]
+    state = HandState(GameConfig(), cards[: 2 * players], cards[2 * players :])
+    states = [state.copy()]
+    while not state.is_over:
+        state.act(int(rng.choice(state.legal_actions())))
+        states.append(state.copy())
+    return states
+
+
+def _same_hand(a: HandState, b: HandState) -> bool:
+    same = (a.actions, a.actor, a.round, a.board_seen, a.pot) == (
+        b.actions,
+        b.actor,
+        b.round,
+        b.board_seen,
+        b.pot,
+    )
+    return same and (not a.is_over or a.nets == b.nets)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_line_writer_and_follower_equal_their_references(players):
+    """The dealer's `LineWriter` writes what `matchstate_of` formats; the client's `Follower` reaches the
+    state `MatchState.replay` rebuilds from scratch, line after line, for every seat of 200 random hands."""
+    rng = np.random.default_rng(players)
+    followers = [Follower(GameConfig()) for _ in range(players)]
+    for hand in range(200):
+        states = _random_hand_states(rng, players)
+        for p in range(players):
+            writer = LineWriter(p, hand)
+            for state in states:
+                line = writer.line(state)
+                assert line == matchstate_of(state, p, hand).format()
+                ms = parse_matchstate(line)
+                followed = followers[p].follow(ms)
+                assert _same_hand(followed, ms.replay(GameConfig()))
+                assert _same_hand(followed, state)  # the seat's view keeps the whole hand
+
+
+def test_follower_judges_every_line_as_the_reference_does():
+    """Lines that repeat, go back, jump hands or break the rules: the follower's answer (a state or the
+    error) is the full replay's."""
+    rng = np.random.default_rng(7)
+    lines = []
+    for hand in range(40):
+        for state in _random_hand_states(rng, 3):
+            lines.append(matchstate_of(state, hand % 3, hand).format())
+    base = "MATCHSTATE:0:0:ccc/:As2d||/Kh7c3s"  # each bad line follows this one, which it extends
+    bad = [
+        "MATCHSTATE:0:0:ccc/rrrrr:As2d||/Kh7c3s",  # over the cap
+        "MATCHSTATE:0:0:ccc/c:As2d||/As7c3s",  # a card twice
+        "MATCHSTATE:0:0:ccc/ccc:As2d||/Kh7c3s",  # the turn reached with no turn card
+        "MATCHSTATE:0:0:ccc/cc/:As2d||/Kh7c3s/9d",  # a round the rules do not reach
+        "MATCHSTATE:0:0:ccc/ccc/r250:As2d||/Kh7c3s/9d",  # a no-limit amount
+    ]
+    shuffled = [lines[i] for i in rng.integers(0, len(lines), 200)]  # repeats, going back, jumping hands
+    stream = lines + [line for b in bad for line in (base, b)] + shuffled
+    follower = Follower(GameConfig())
+    errors = 0
+    for line in stream:
+        ms = parse_matchstate(line)
+        try:
+            expected = ms.replay(GameConfig())
+        except Exception as exc:  # noqa: BLE001 - the same error, by type and message
+            with pytest.raises(type(exc), match=re.escape(str(exc))):
+                follower.follow(ms)
+            errors += 1
+            continue
+        assert _same_hand(follower.follow(ms), expected)
+    assert errors == len(bad)
+
+
+@pytest.mark.parametrize(
+    "line, holes",
+    [
+        ("MATCHSTATE:1:0::|Ks2d|", ((), ("Ks", "2d"), ())),  # three players, the others' fields empty
+        ("MATCHSTATE:0:12:rcf/cc/r:7h7d|||||/Ts9s2c/Ah", (("7h", "7d"),) + ((),) * 5),  # six players
+        ("MATCHSTATE:9:3::|||||||||AhAd", ((),) * 9 + (("Ah", "Ad"),)),  # ten players, the last position
+        # a four-player showdown: the two still in show, the folded seats stay empty
+        ("MATCHSTATE:0:99:fcrcc/crc/cc/rcc:|AsKd|QcJc|/2c3c4c/5d/6h", ((), ("As", "Kd"), ("Qc", "Jc"), ())),
+    ],
+)
+def test_multi_player_card_strings(line, holes):
+    state = parse_matchstate(line)
+    assert state.holes == tuple(tuple(parse_cards(" ".join(h))) for h in holes)
+    assert state.format() == line
+
+
+def test_no_limit_amounts_over_several_rounds():
+    state = parse_matchstate("MATCHSTATE:0:21:r300c/cr600r1200c/r2400:9hQd|/8dAs8s/4c")
+    raise_, call = 2, 1
+    assert state.actions() == [
+        (0, raise_, 300), (0, call, None),
+        (1, call, None), (1, raise_, 600), (1, raise_, 1200), (1, call, None),
+        (2, raise_, 2400),
+    ]  # fmt: skip
+    assert state.format().endswith(":r300c/cr600r1200c/r2400:9hQd|/8dAs8s/4c")
+
+
+@pytest.mark.parametrize("comment", ["# a comment", ";another", "#", ""])
+def test_comment_and_empty_lines_are_no_states(comment):
+    with pytest.raises(CorruptData, match="not a MATCHSTATE line"):
+        parse_matchstate(comment)  # the client skips them before parsing; a parser never takes them
+
+
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"])
+def test_channel_takes_lines_up_to_the_limit_and_skips_longer_ones(end):
+    """Through a real socket: 4,096 bytes are a line, 4,097 and a megabyte are skipped (LineTooLong) without
+    keeping more than a line's worth, and the lines after them read normally."""
+    longest = b"MATCHSTATE:0:0::As2d|" + b"|" * (MAX_LINE - 21)
+    server = socket.create_server(("127.0.0.1", 0))
+    b = socket.create_connection(server.getsockname(), timeout=5)
+    channel = Channel(server.accept()[0])
+    server.close()
+    for data in (longest + end, longest + b"|" + end, b"x" * 1_000_000 + end, b"MATCHSTATE:0:1::As2d|" + end):
+        sender = threading.Thread(target=b.sendall, args=(data,))
+        sender.start()
+        if len(data) - len(end) <= MAX_LINE:
+            assert channel.readline(5).encode() == data[: -len(end)]
+        else:
+            with pytest.raises(LineTooLong):
+                channel.readline(5)
+        assert len(channel.buffer) <= 2 * 65536  # never more than a read beyond a line
+        sender.join(5)
+    b.close()
+    with pytest.raises(ConnectionClosed):
+        channel.readline(5)
+    channel.close()

@@ -1,8 +1,9 @@
 """An ACPC client: one of our agents plays at a protocol dealer (ours or any other).
 
 The client sends ``VERSION:2.0.0``, then reads MATCHSTATE lines until the dealer closes the connection
-(ACPC protocol 2.0.0): comment lines ('#' or ';') are skipped, every state is replayed
-by our engine (the opponents' unseen cards unknown), the agent hears each hand's start, every action and
+(ACPC protocol 2.0.0): comment lines ('#' or ';') are skipped, every state is played through
+our engine (`Follower`: the opponents' unseen cards unknown; a line that breaks the rules is warned about
+and ignored), the agent hears each hand's start, every action and
 the end, exactly as at one of our tables, and when the rules make it our turn the client answers the
 line it was sent followed by ':' and the action letter. The agent lives for the whole connection, so it
 keeps its memory across hands.
@@ -10,7 +11,8 @@ keeps its memory across hands.
 Who sits where: ACPC names no players. Our dealer says it in a comment before each hand
 (``# pokerlab seats 2|0|1``: the lasting seat at each position); without one the client assumes our
 rotation (the button moves one seat a hand: the seat at position p in hand h is (p + h + 1) mod n),
-which heads-up is every dealer's.
+which heads-up is every dealer's. With a `ClientResults`, every finished hand also goes to our results
+folder (`client_results`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import copy
 import logging
 import socket
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -26,9 +29,10 @@ from pokerlab.actions import ACTION_LETTERS, CALL
 from pokerlab.agents import Agent
 from pokerlab.agents.base import overrides
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
-from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
+from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
-from pokerlab.interfaces.acpc.matchstate import MatchState, parse_matchstate
+from pokerlab.interfaces.acpc.client_results import ClientResults
+from pokerlab.interfaces.acpc.matchstate import Follower, MatchState, parse_matchstate
 
 log = logging.getLogger(__name__)
 VERSION = "VERSION:2.0.0"
@@ -52,9 +56,16 @@ class AcpcClient:
     sessions do (``(seed, 1, session, seat)``), so a client at our dealer plays as at our table."""
 
     def __init__(
-        self, agent: Agent, config: GameConfig, channel: Channel, seed: int = 0, session: int = 0
+        self,
+        agent: Agent,
+        config: GameConfig,
+        channel: Channel,
+        seed: int = 0,
+        session: int = 0,
+        results: ClientResults | None = None,
     ) -> None:
         self.agent = agent
+        self.results = results
         self.config = config
         self.seat_config = copy.copy(config)
         self.channel = channel
@@ -66,14 +77,26 @@ class AcpcClient:
         self.seen = 0
         self.seats: tuple[int, ...] = ()
         self.told_seats: tuple[int, ...] | None = None
+        self.follower = Follower(config)
         self.wants_begin = overrides(agent, "begin_hand")
         self.wants_observe = overrides(agent, "observe")
         self.wants_end = overrides(agent, "end_hand")
 
     def play(self) -> ClientReport:
-        """Play until the dealer closes the connection."""
+        """Play until the dealer closes the connection (the results folder, if any, written whatever
+        ends it)."""
+        try:
+            return self._play()
+        finally:
+            if self.results is not None:
+                self.results.close()
+
+    def _play(self) -> ClientReport:
         channel = self.channel
-        channel.send(VERSION)
+        try:
+            channel.send(VERSION)
+        except ConnectionClosed:
+            return self.report
         while True:
             try:
                 line = channel.readline()
@@ -87,10 +110,13 @@ class AcpcClient:
                     self._seats_comment(line)
                 continue
             try:
-                state = parse_matchstate(line)
-                self._handle(state, line)
-            except (CorruptData, IllegalAction, InvalidCards) as exc:
+                ms = parse_matchstate(line)
+                state = self.follower.follow(ms)
+            except PokerlabError as exc:  # a line no rules make sense of (the engine says why)
                 self._warn(f"ignored the line {line[:80]!r}: {exc}")
+                continue
+            try:
+                self._handle(ms, state, line)
             except ConnectionClosed:
                 return self.report
 
@@ -105,15 +131,14 @@ class AcpcClient:
         except ValueError:
             self._warn(f"ignored the comment {line!r}")
 
-    def _handle(self, ms: MatchState, line: str) -> None:
-        state = ms.replay(self.config)
+    def _handle(self, ms: MatchState, state: HandState, line: str) -> None:
         p, n = ms.position, ms.players
         agent = self.agent
         if ms.hand != self.hand:  # a new hand
             self.hand, self.ended, self.seen = ms.hand, False, 0
             told = self.told_seats
             self.told_seats = None
-            if told is not None and len(told) == n:
+            if told is not None and sorted(told) == list(range(n)):
                 self.seats = told
             else:
                 self.seats = tuple((q + ms.hand + 1) % n for q in range(n))
@@ -129,7 +154,7 @@ class AcpcClient:
                 agent.observe(record)
         self.seen = len(state.actions)
         if state.is_over:
-            self._end(state, p, line)
+            self._end(state, ms, line)
         elif state.actor == p:
             self.channel.send(f"{line}:{ACTION_LETTERS[self._decide(state, p)]}")
 
@@ -142,11 +167,16 @@ class AcpcClient:
             action = CALL
         return action
 
-    def _end(self, state: HandState, p: int, line: str) -> None:
+    def _end(self, state: HandState, ms: MatchState, line: str) -> None:
+        p = ms.position
         self.ended = True
         self.report.hands += 1
         self.report.net += state.nets[p]
         self.report.finals.append(line)
+        if self.results is not None and not self.results.add(state, ms.hand, self.session, p, self.seats):
+            self._warn(
+                f"hand {ms.hand} has {state.n} players, not the first hand's: not in the results folder"
+            )
         if self.wants_end:
             self.agent.end_hand(hand_end(state, p))
 
@@ -161,12 +191,21 @@ def connect(host: str, port: int, timeout: float = 10.0) -> Channel:
 
 
 def play(
-    agent: Agent, config: GameConfig, host: str, port: int, seed: int = 0, session: int = 0
+    agent: Agent,
+    config: GameConfig,
+    host: str,
+    port: int,
+    seed: int = 0,
+    session: int = 0,
+    out: str | Path | None = None,
+    name: str | None = None,
 ) -> ClientReport:
-    """Connect to the dealer at host:port and play `agent` until the dealer closes."""
+    """Connect to the dealer at host:port and play `agent` until the dealer closes; with ``out``, every
+    finished hand goes to that results folder (our agent's column named ``name``, default its own)."""
+    results = None if out is None else ClientResults(out, name or agent.name, config, seed)
     channel = connect(host, port)
     try:
-        return AcpcClient(agent, config, channel, seed, session).play()
+        return AcpcClient(agent, config, channel, seed, session, results).play()
     except PokerlabError:
         raise
     finally:

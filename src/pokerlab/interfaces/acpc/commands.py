@@ -42,12 +42,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     from pokerlab.interfaces.acpc.client import play
 
     config = _config(args)
-    report = play(make_agent(args.agent), config, args.host, args.port, args.seed, args.session)
+    report = play(
+        make_agent(args.agent), config, args.host, args.port, args.seed, args.session, args.out, args.agent
+    )
     if args.log:
         with open(args.log, "w") as f:
             f.writelines(line + "\n" for line in report.finals)
     sb = report.net / config.small_bet / report.hands if report.hands else 0.0
     print(f"{report.hands} hands, net {report.net:+d} chips ({sb:+.3f} sb/hand), {report.warnings} warnings")
+    if args.out:
+        print(f"results in {args.out}")
     return 0
 
 
@@ -193,6 +197,7 @@ def add_acpc_parser(sub, parser_class) -> None:
     p.add_argument("--seed", type=int, default=0, help="seeds the agent (as our sessions do)")
     p.add_argument("--session", type=int, default=0, help="seeds the agent (as our sessions do)")
     p.add_argument("--log", help="write the final state line of every hand here")
+    p.add_argument("--out", help="our results folder: every hand this client finished")
     p.add_argument("host")
     p.add_argument("port", type=int)
     p.set_defaults(func=cmd_play)

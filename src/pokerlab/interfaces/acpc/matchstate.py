@@ -7,21 +7,26 @@ separated by '|' (empty where unseen) and then, after '/', the board cards of ea
 longer than `MAX_LINE` bytes are refused, as the protocol's fixed buffers do.
 
 Whose turn it is is never read from the line: the betting is replayed by our engine with the unseen
-cards unknown, so a line that breaks the rules is refused with the engine's reason.
+cards unknown, so a line that breaks the rules is refused with the engine's reason. `MatchState.replay`
+replays a line from the start (the reference); `Follower` keeps one engine state per hand and applies only
+what each line adds to the one before, replaying in full whenever a line is anything else.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
-from pokerlab.cards import format_card, parse_cards
-from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, replay
-from pokerlab.errors import ConfigError, CorruptData, InvalidCards
+from pokerlab.cards import NUM_CARDS, format_card, parse_cards
+from pokerlab.engine import ACTION_LETTERS, BOARD_SIZE, UNKNOWN, GameConfig, HandState, replay
+from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards
 
 #: The longest line the protocol allows, in bytes (without the line end).
 MAX_LINE = 4096
 _TOKEN = re.compile(r"([fcr])(\d*)")
+_LIMIT_BETTING = frozenset("fcr/")  # a betting string of these alone has no amounts to read
+_CODES = {format_card(c): c for c in range(NUM_CARDS)}  # the protocol's card texts ("As")
 
 
 class MatchState(NamedTuple):
@@ -40,9 +45,12 @@ class MatchState(NamedTuple):
 
     def format(self) -> str:
         """The line, without its line end."""
+        return f"MATCHSTATE:{self.position}:{self.hand}:{self.betting}:{self.cards_text()}"
+
+    def cards_text(self) -> str:
+        """The line's last field: hole cards by position, then the board of each round."""
         holes = "|".join("".join(format_card(c) for c in h) for h in self.holes)
-        board = "".join("/" + "".join(format_card(c) for c in r) for r in self.board)
-        return f"MATCHSTATE:{self.position}:{self.hand}:{self.betting}:{holes}{board}"
+        return holes + "".join("/" + "".join(format_card(c) for c in r) for r in self.board)
 
     def actions(self) -> list[tuple[int, int, int | None]]:
         """(round, action, raise-to amount or None) of every action in the betting string."""
@@ -93,10 +101,74 @@ class MatchState(NamedTuple):
         return not state.is_over and state.actor == self.position
 
 
+class Follower:
+    """The engine state of the hand a seat's lines describe, carried from line to line.
+
+    A line of the same position and hand whose betting and cards extend the previous line's (what a
+    dealer sends after each action) costs only its new actions; any other line, and any line the fast
+    path cannot take, is replayed in full by `MatchState.replay` (the reference, which also names what is
+    wrong with a bad line). The state returned is the one kept, changed in place by the next line.
+    """
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.last: MatchState | None = None
+        self.state: HandState | None = None
+
+    def follow(self, ms: MatchState) -> HandState:
+        """The hand after line `ms`; raises as `MatchState.replay` does."""
+        last, state = self.last, self.state
+        self.last = self.state = None  # a line that raises leaves nothing to extend
+        if last is None or not _extends(ms, last) or not _advance(state, ms, last):
+            state = ms.replay(self.config)
+        self.last, self.state = ms, state
+        return state
+
+
+def _extends(ms: MatchState, last: MatchState) -> bool:
+    """Whether `ms` is `last` with more actions, board cards or cards shown (never fewer or others)."""
+    if ms.hand != last.hand or ms.position != last.position or not ms.betting.startswith(last.betting):
+        return False
+    if ms.holes != last.holes and (
+        len(ms.holes) != len(last.holes)
+        or any(old and new != old for new, old in zip(ms.holes, last.holes, strict=True))
+    ):
+        return False
+    return ms.board[: len(last.board)] == last.board
+
+
+def _advance(state: HandState, ms: MatchState, last: MatchState) -> bool:
+    """Apply what `ms` adds to `last` to `state` (the hand after `last`); False where only the full replay
+    can judge the line (cards repeated, an illegal or unknown action, a round the rules do not reach)."""
+    if ms.holes != last.holes or ms.board != last.board:
+        holes: list[int] = []
+        for h in ms.holes:
+            holes += h if h else (UNKNOWN, UNKNOWN)
+        board = [c for r in ms.board for c in r]
+        known = [c for c in holes + board if c != UNKNOWN]
+        if len(set(known)) != len(known):
+            return False
+        state.holes, state.runout = holes, board
+    cards = len(state.runout)
+    for letter in ms.betting[len(last.betting) :]:
+        if letter == "/":
+            continue
+        action = ACTION_LETTERS.find(letter)
+        if action < 0 or state.is_over:
+            return False
+        try:
+            state.act(action)
+        except (IllegalAction, InvalidCards):
+            return False
+        if cards < BOARD_SIZE[state.round] and not state.is_over:
+            return False
+    return state.is_over or min(state.round, 3) == ms.betting.count("/")
+
+
 def parse_matchstate(line: str) -> MatchState:
     """Read a MATCHSTATE line (its line end optional); `CorruptData` names what is wrong."""
     text = line.rstrip("\r\n")
-    if len(text.encode()) > MAX_LINE:
+    if len(text) > MAX_LINE // 4 and len(text.encode()) > MAX_LINE:  # a character is 1 to 4 bytes
         raise CorruptData(f"a protocol line is at most {MAX_LINE} bytes, got {len(text.encode())}")
     parts = text.split(":")
     if len(parts) != 5 or parts[0] != "MATCHSTATE":
@@ -105,19 +177,39 @@ def parse_matchstate(line: str) -> MatchState:
         position, hand = int(parts[1]), int(parts[2])
     except ValueError:
         raise CorruptData(f"position and hand must be numbers: {_short(text)}") from None
-    hole_text, *board_text = parts[4].split("/")
     try:
-        holes = tuple(tuple(parse_cards(h)) for h in hole_text.split("|"))
-        board = tuple(tuple(parse_cards(b)) for b in board_text)
+        holes, board = _cards_field(parts[4])
     except InvalidCards as exc:
         raise CorruptData(f"bad cards in {_short(text)}: {exc}") from None
-    if not 0 <= position < len(holes) or position < 0 or hand < 0:
+    if not 0 <= position < len(holes) or hand < 0:
         raise CorruptData(f"position {position} outside the {len(holes)} players: {_short(text)}")
-    if any(len(h) not in (0, 2) for h in holes) or len(board) > 3:
-        raise CorruptData(f"a hold'em seat holds 2 cards and the board 3 rounds: {_short(text)}")
     state = MatchState(position, hand, parts[3], holes, board)
-    state.actions()  # raises on unknown action letters
+    if not _LIMIT_BETTING.issuperset(parts[3]):
+        state.actions()  # raises on unknown action letters
     return state
+
+
+@functools.lru_cache(maxsize=64)  # a hand's lines repeat their cards field, a few fields a hand
+def _cards_field(text: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """The holes and board of a line's cards field; `InvalidCards` says what is wrong."""
+    hole_text, *board_text = text.split("/")
+    holes = tuple([_cards(h) for h in hole_text.split("|")])
+    board = tuple([_cards(b) for b in board_text])
+    if any(len(h) not in (0, 2) for h in holes) or len(board) > 3:
+        raise InvalidCards("a hold'em seat holds 2 cards and the board 3 rounds")
+    return holes, board
+
+
+def _cards(text: str) -> tuple[int, ...]:
+    """The cards of one field: the protocol's two-character cards read by table, anything else (and every
+    error) by `parse_cards`."""
+    try:
+        codes = tuple([_CODES[text[i : i + 2]] for i in range(0, len(text), 2)])
+    except KeyError:
+        return tuple(parse_cards(text))
+    if len(set(codes)) != len(codes):
+        parse_cards(text)  # raises, naming the repeated card
+    return codes
 
 
 def matchstate_of(state: HandState, position: int, hand: int) -> MatchState:
@@ -131,6 +223,49 @@ def matchstate_of(state: HandState, position: int, hand: int) -> MatchState:
     board = state.board_seen
     rounds = tuple(tuple(board[a:b]) for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b)
     return MatchState(position, hand, state.betting_string(), holes, rounds)
+
+
+class LineWriter:
+    """The lines a dealer sends one position in one hand, equal to ``matchstate_of(...).format()`` (the
+    reference, used as it is for the hand's last line) but made from the last one: an action within a
+    round adds its letter, and the betting string is made again, and the board formatted, only when a
+    round opens."""
+
+    def __init__(self, position: int, hand: int) -> None:
+        self.position, self.hand = position, hand
+        self.head = f"MATCHSTATE:{position}:{hand}:"
+        self.own = ""
+        self.round = -1
+        self.count = 0
+        self.betting = ""
+        self.cards = ""
+
+    def line(self, state: HandState) -> str:
+        """The line for `state`, a state of this writer's hand."""
+        if state.is_over:
+            return matchstate_of(state, self.position, self.hand).format()
+        actions = state.actions
+        if state.round != self.round:
+            if self.round < 0:
+                self.own = "|".join(
+                    format_card(state.holes[2 * p]) + format_card(state.holes[2 * p + 1])
+                    if p == self.position
+                    else ""
+                    for p in range(state.n)
+                )
+            self.round = state.round
+            self.betting = state.betting_string()
+            board = state.board_seen
+            self.cards = self.own + "".join(
+                "/" + "".join(map(format_card, board[a:b]))
+                for a, b in ((0, 3), (3, 4), (4, 5))
+                if len(board) >= b
+            )
+        else:
+            for record in actions[self.count :]:
+                self.betting += ACTION_LETTERS[record.action]
+        self.count = len(actions)
+        return f"{self.head}{self.betting}:{self.cards}"
 
 
 def _short(text: str) -> str:

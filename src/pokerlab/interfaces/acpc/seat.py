@@ -8,11 +8,14 @@
   connect, stays silent or sends anything else first is gone for the session (its hands are checked or
   folded for);
 * every state of the hand goes to every seat (the start, each action, the end with the cards shown
-  down); only the actor's answer is read;
+  down); only the actor's answer is read. A seat's lines are queued and sent together when it is to act
+  next, or when the session ends (one message instead of one per action: the same lines, in the same
+  order; a hand's last line goes with the next hand's first);
 * an answer is the line sent, ':' and an action: one that repeats an earlier state is skipped, garbage and
   comments are skipped, an unknown or illegal action is a warning and becomes a call;
 * a deadline per action and a time budget per hand: an answer that does not come in time is a `Timeout`
-  (the table checks or folds for the seat), a closed connection is `Disconnected` (folded on).
+  (the table checks or folds for the seat), a closed connection is `Disconnected` (folded on), and so is
+  a client that reads none of its lines for the connect limit (the dealer never blocks on a full socket).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pokerlab.arena.players import Disconnected, Timeout
 from pokerlab.engine import ActionRecord, HandEnd, HandStart, SeatView
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.client import SEATS_COMMENT
-from pokerlab.interfaces.acpc.matchstate import matchstate_of
+from pokerlab.interfaces.acpc.matchstate import LineWriter
 
 log = logging.getLogger(__name__)
 #: Warnings logged per seat before they are only counted.
@@ -85,6 +88,7 @@ class AcpcPlayer:
             self.gone = f"did not connect within {self.connect_timeout} s"
             return
         self.channel = Channel(sock)
+        self.channel.send_timeout = self.connect_timeout
         try:
             line = self.channel.readline(self.connect_timeout)
             while line is not None and (not line or line[0] in "#;"):
@@ -104,20 +108,21 @@ class AcpcPlayer:
     def _send_state(self) -> None:
         if self.channel is None:
             raise Disconnected(self.gone or "not connected")
-        self.last = matchstate_of(self.table.state, self.position, self.hand).format()
+        self.last = self.writer.line(self.table.state)
+        self.channel.queue(self.last)
+
+    def _flush(self) -> None:
         try:
-            self.channel.send(self.last)
+            self.channel.flush()
         except ConnectionClosed as exc:
             self._leave(str(exc))
 
     def begin_hand(self, start: HandStart) -> None:
         self.position, self.hand, self.used = start.position, start.hand, 0.0
+        self.writer = LineWriter(start.position, start.hand)
         if self.channel is None:
             raise Disconnected(self.gone or "not connected")
-        try:
-            self.channel.send(SEATS_COMMENT + "|".join(str(s) for s in start.seats))
-        except ConnectionClosed as exc:
-            self._leave(str(exc))
+        self.channel.queue(SEATS_COMMENT + "|".join(str(s) for s in start.seats))
         self._send_state()
 
     def observe(self, record: ActionRecord) -> None:
@@ -125,12 +130,13 @@ class AcpcPlayer:
             self._send_state()
 
     def end_hand(self, end: HandEnd) -> None:
-        self._send_state()
+        self._send_state()  # sent with the seat's next lines, or when the session closes
 
     def act(self, view: SeatView, deadline: float | None = None) -> int:
         """Read the answer to the last state sent (the table's deadline is ignored: the seat's own apply)."""
         if self.channel is None:
             raise Disconnected(self.gone or "not connected")
+        self._flush()
         limit = self.action_timeout
         if self.hand_timeout is not None:
             left = self.hand_timeout - self.used
@@ -179,5 +185,9 @@ class AcpcPlayer:
 
     def close(self) -> None:
         if self.channel is not None:
+            try:
+                self.channel.flush()  # the last hand's end
+            except ConnectionClosed:
+                pass
             self.channel.close()
             self.channel = None

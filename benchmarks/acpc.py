@@ -1,0 +1,199 @@
+"""Heads-up hands per second over the ACPC protocol on loopback, beside the same hands in-process and beside
+bare sockets carrying the same messages.
+
+Ours: `run_dealer` in this process and two ``pokerlab acpc play --agent call`` client processes (three
+processes, as a real match runs), timed from the end of the first hand to the end of the last (the
+clients' start-up left out). Peers, in the same run: ``play_match(["call", "call"])`` with the same seed
+and hands in one process (no protocol at all), and the floor: three processes of bare Python sockets
+(TCP_NODELAY, one ``sendall`` a message, buffered ``readline``) exchanging the messages our dealer and
+clients exchange in such a match, with no poker and no parsing. A heads-up always-call hand is eight
+actions; for each, our dealer sends the actor the lines queued for it since it last acted (one message; a
+hand's final line goes with the next hand's first) and reads one answer. Beside each rate, the CPU time
+(user and system) a hand costs all its processes together, the clients' start-up (measured alone) taken
+off. Each figure is the best of ``--repeats`` runs.
+Usage: ``python benchmarks/acpc.py [--hands N] [--seed S] [--repeats R] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import resource
+import socket
+import subprocess
+import sys
+import time
+
+import pokerlab
+from pokerlab.engine import GameConfig
+from pokerlab.interfaces.acpc.dealer import AcpcTable, run_dealer
+
+GAME = "holdem.limit.2p.reverse_blinds"
+#: the positions that act in a heads-up always-call hand: the button (1) first pre-flop, then 0 and 1
+ACTORS = (1, 0, 0, 1, 0, 1, 0, 1)
+LINE = b"MATCHSTATE:0:123:cc/cc/c:As2d|/Kh7c3s/9d\r\n"  # a line of typical length
+
+
+def _client(port: int) -> subprocess.Popen:
+    command = [sys.executable, "-m", "pokerlab.interfaces.cli", "acpc", "play", "--agent", "call"]
+    command += ["--game", GAME, "127.0.0.1", str(port)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def client_start_cpu() -> float:
+    """CPU seconds a client process spends starting (imports, agent) and stopping, without a dealer."""
+    before = _children_cpu()
+    client = _client(1)  # nobody listens on port 1: it starts, fails to connect, exits
+    client.wait(30)
+    return _children_cpu() - before
+
+
+def ours(hands: int, seed: int, start_cpu: float) -> tuple[float, float]:
+    """Hands/s of our dealer with two of our always-call clients, each in its own process, and the CPU
+    seconds a hand costs the three of them (the clients' start-up taken off)."""
+    first: list[float] = []
+    finish = AcpcTable.finish_hand
+
+    def timed(self):
+        state = finish(self)
+        if self.logged == 1:
+            first.append(time.perf_counter())
+            first.append(time.process_time())
+        return state
+
+    clients: list[subprocess.Popen] = []
+    AcpcTable.finish_hand = timed
+    children = _children_cpu()
+    try:
+        result = run_dealer(
+            GameConfig(),
+            ["call", "call"],
+            hands,
+            seed,
+            on_ports=lambda ports: clients.extend(_client(port) for port in ports),
+        )
+        elapsed, dealer_cpu = time.perf_counter() - first[0], time.process_time() - first[1]
+    finally:
+        AcpcTable.finish_hand = finish
+        for c in clients:
+            c.wait(30)
+    clients_cpu = _children_cpu() - children - 2 * start_cpu
+    assert result.match.hands == hands and not result.left and not any(result.warnings.values())
+    local = pokerlab.play_match(["call", "call"], hands=hands, seed=seed)
+    assert (result.match.nets == local.nets).all()  # the protocol played the same hands
+    return (hands - 1) / elapsed, (dealer_cpu + clients_cpu * (hands - 1) / hands) / (hands - 1)
+
+
+def in_process(hands: int, seed: int) -> tuple[float, float]:
+    """Hands/s of the same match in one process, no protocol, and its CPU seconds a hand."""
+    start, cpu = time.perf_counter(), time.process_time()
+    result = pokerlab.play_match(["call", "call"], hands=hands, seed=seed)
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    assert result.hands == hands
+    return hands / elapsed, cpu / hands
+
+
+def _echo(port: int) -> None:
+    """A floor client: answer every message that ends in a question, read the others."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    reader = sock.makefile("rb")
+    sock.sendall(b"VERSION:2.0.0\r\n")
+    for line in reader:
+        if line.endswith(b"?\r\n"):
+            sock.sendall(line[:-3] + b":c\r\n")
+    sock.close()
+
+
+def floor(hands: int) -> tuple[float, float]:
+    """Hands/s of bare sockets between three processes carrying our messages of a heads-up call match, and
+    the CPU seconds a hand costs the three."""
+    listeners = []
+    for _ in range(2):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        listeners.append(s)
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_echo, args=(s.getsockname()[1],)) for s in listeners]
+    for w in workers:
+        w.start()
+    conns = []
+    for s in listeners:
+        conn, _ = s.accept()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        conns.append((conn, conn.makefile("rb")))
+        assert conns[-1][1].readline().startswith(b"VERSION")
+    ask = LINE[:-2] + b"?\r\n"
+    queued = [b"", b""]  # what each seat is sent with its next question
+    start, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
+    for hand in range(hands):
+        for position in ACTORS:
+            seat = (position + hand) % 2  # the seats swap positions every hand
+            conn, reader = conns[seat]
+            conn.sendall(queued[seat] + ask)
+            queued[seat] = b""
+            queued[1 - seat] += LINE  # the other seat's state after this action
+            assert reader.readline().endswith(b":c\r\n")
+        for seat in (0, 1):
+            queued[seat] += LINE  # the hand's end
+    for seat, (conn, _) in enumerate(conns):
+        conn.sendall(queued[seat])
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    for (conn, reader), s in zip(conns, listeners, strict=True):
+        reader.close()
+        conn.close()
+        s.close()
+    for w in workers:
+        w.join(30)
+    return hands / elapsed, (cpu + _children_cpu() - children) / hands
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    start_cpu = client_start_cpu()
+    runs = {
+        "acpc_loopback": [ours(args.hands, args.seed, start_cpu) for _ in range(args.repeats)],
+        "play_match": [in_process(args.hands, args.seed) for _ in range(args.repeats)],
+        "bare_sockets": [floor(args.hands) for _ in range(args.repeats)],
+    }
+    rates = {name: max(r for r, _ in runs[name]) for name in runs}
+    cpu = {name: min(c for _, c in runs[name]) * 1e6 for name in runs}  # microseconds a hand
+    if args.json:
+        print(
+            json.dumps({"hands": args.hands, "seed": args.seed, "hands_per_s": rates, "cpu_us_per_hand": cpu})
+        )
+        return
+    ours_rate, ours_cpu = rates["acpc_loopback"], cpu["acpc_loopback"]
+    print(f"heads-up always-call, {args.hands} hands, seed {args.seed}, best of {args.repeats}:")
+    rows = [
+        ("ACPC over loopback (dealer + 2 clients)", "acpc_loopback", "the issue asks 1,000 hands/s"),
+        (
+            "play_match in one process",
+            "play_match",
+            f"the protocol costs {rates['play_match'] / ours_rate:.1f}x",
+        ),
+        (
+            "bare sockets, same messages, 3 processes",
+            "bare_sockets",
+            f"ours at {ours_rate / rates['bare_sockets']:.2f} of this floor,"
+            f" {ours_cpu / cpu['bare_sockets']:.1f}x its CPU",
+        ),
+    ]
+    for title, name, note in rows:
+        print(f"  {title:42s} {rates[name]:7.0f} hands/s {cpu[name]:6.0f} us CPU/hand  ({note})")
+
+
+if __name__ == "__main__":
+    main()
