@@ -173,7 +173,7 @@ class Hypercube:
     @classmethod
     def from_state(cls, state: dict[str, np.ndarray], config: EvolvingConfig) -> Hypercube:
         """The hypercube `state` describes; `CorruptData` naming what does not fit."""
-        missing = sorted(set(_ARRAYS) | {"segments"} - set(state))
+        missing = sorted((set(_ARRAYS) | {"segments"}) - set(state))
         if missing:
             raise CorruptData(f"an evolving player's file lacks {missing}")
         segments = tuple(str(s) for s in np.atleast_1d(state["segments"]))
