@@ -1,6 +1,22 @@
 """Reproductions of the papers' experiments, one module each, callable from the CLI
 (`pokerlab experiment`)."""
 
-from pokerlab.experiments.loki import EXPERIMENTS, PooledResult, loki_ablation, loki_vs_styles, run_pooled
+from pokerlab.experiments.barone_while import BW_EXPERIMENTS, BWResult, bw_1, bw_2, bw_3
+from pokerlab.experiments.loki import EXPERIMENTS as LOKI_EXPERIMENTS
+from pokerlab.experiments.loki import PooledResult, loki_ablation, loki_vs_styles, run_pooled
 
-__all__ = ["EXPERIMENTS", "PooledResult", "loki_ablation", "loki_vs_styles", "run_pooled"]
+#: Every experiment the CLI offers, by name.
+EXPERIMENTS = {**LOKI_EXPERIMENTS, **BW_EXPERIMENTS}
+
+__all__ = [
+    "BW_EXPERIMENTS",
+    "EXPERIMENTS",
+    "BWResult",
+    "PooledResult",
+    "bw_1",
+    "bw_2",
+    "bw_3",
+    "loki_ablation",
+    "loki_vs_styles",
+    "run_pooled",
+]

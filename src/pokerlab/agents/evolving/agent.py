@@ -16,7 +16,11 @@ classifier (§B.5). With ``opponent_segments = "seat"`` it keeps one segment per
 
 from __future__ import annotations
 
+import json
+import zipfile
 from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -33,7 +37,7 @@ from pokerlab.agents.evolving.situation import (
     single_opponent_x,
 )
 from pokerlab.engine import HandEnd, HandStart, SeatView
-from pokerlab.errors import ConfigError
+from pokerlab.errors import ConfigError, CorruptData
 
 #: Seats of the largest table: the segments of ``opponent_segments = "seat"``.
 MAX_SEATS = 10
@@ -81,6 +85,24 @@ class EvolvingAgent(Agent):
             self.tell_styles(seat_styles)
         self.situations: list[tuple[int, int, int, float]] | None = None  # (stage, position, bets, x)
         self.seed(self.rng)
+
+    @classmethod
+    def from_file(cls, path, config: EvolvingConfig | None = None) -> EvolvingAgent:
+        """The evolving player saved at `path` (under any registry name), its population size read from the
+        file and its other settings from `config`."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                name = json.loads(bytes(data["meta"]).decode()).get("agent", cls.name)
+                members = int(data["learned/genes"].shape[-2])
+        except FileNotFoundError:
+            raise ConfigError(f"no agent file {str(path)!r}") from None
+        except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
+            raise CorruptData(f"{path} is not an evolving player's file ({exc!r})") from None
+        agent = cls(replace(config or EvolvingConfig(), population_size=members))
+        agent.name = name
+        agent.load(path)
+        return agent
 
     # -- the session --------------------------------------------------------------------------------
 
