@@ -22,8 +22,8 @@ from functools import cache
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.analysis.income_rate import shipped_table
-from pokerlab.analysis.starting_hands import hand_type
-from pokerlab.analysis.strength import hand_strength
+from pokerlab.analysis.starting_hands import type_of_codes
+from pokerlab.analysis.strength import uniform_strength
 from pokerlab.engine import PREFLOP, SeatView
 from pokerlab.errors import ConfigError
 from pokerlab.modeling.holding_values import sorted_income_rates
@@ -89,7 +89,7 @@ class StereotypeAgent(Agent):
         raised = view.raises >= RAISED and view.to_call > 0
         if view.round == PREFLOP:
             table = income_rate_table_players(view.players)
-            rate = shipped_table(table)[hand_type(view.hole)]
+            rate = shipped_table(table).income_rate[type_of_codes(*view.hole)]
             if can_raise and rate >= income_rate_cutoff(table, style.raise_fraction):
                 return RAISE
             if raised:
@@ -97,7 +97,7 @@ class StereotypeAgent(Agent):
             return (
                 CALL if view.to_call == 0 or rate >= income_rate_cutoff(table, style.play_fraction) else FOLD
             )
-        x = hand_strength(view.hole, view.board).hand_strength ** (view.active_players - 1)
+        x = uniform_strength(view.hole, view.board) ** (view.active_players - 1)
         if can_raise and x >= style.raise_x:
             return RAISE
         if view.to_call == 0:

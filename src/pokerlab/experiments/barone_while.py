@@ -253,19 +253,19 @@ def controller_properties(state: dict, config: EvolvingConfig | None = None) -> 
     return {
         "A^tight continues less as bets to call rise (1, 2, 3)": {
             "values": cont_tight,
-            "pass": cont_tight[0] > cont_tight[2],
+            "pass": bool(cont_tight[0] > cont_tight[2]),
         },
         "A^tight raises more late than early with 0 to call": {
             "values": [raise_free[0], raise_free[2]],
-            "pass": raise_free[2] > raise_free[0],
+            "pass": bool(raise_free[2] > raise_free[0]),
         },
         "A^loose continues more than A^tight facing bets": {
             "values": [float(np.mean(cont_loose)), float(np.mean(cont_tight))],
-            "pass": np.mean(cont_loose) > np.mean(cont_tight),
+            "pass": bool(np.mean(cont_loose) > np.mean(cont_tight)),
         },
         "A^loose bluffs less than A^tight (raise with 0 to call, x < 0.5)": {
             "values": [bluff[loose], bluff[tight]],
-            "pass": bluff[loose] < bluff[tight],
+            "pass": bool(bluff[loose] < bluff[tight]),
         },
     }
 
@@ -287,7 +287,7 @@ def different_actions(state: dict, hands: int, seed: int, config: EvolvingConfig
             probabilities(average[cube.index(cube.segments.index(s), stage, position, bets)], x).argmax()
             for s in SEGMENTS
         ]
-        differ += pair[0] != pair[1]
+        differ += int(pair[0] != pair[1])
     return {
         "post_river_decisions": len(river),
         "different": differ,
@@ -462,7 +462,7 @@ def bw_3(
                     "claim": f"W_{table}({better}) > W_{table}({worse})",
                     "welch": welch.to_json(),
                     "paired": paired.to_json(),
-                    "pass": welch.p_greater < 0.05 and welch.difference > 0,
+                    "pass": bool(welch.p_greater < 0.05 and welch.difference > 0),
                 }
             )
         loose_more = {p: welch_test(w[(r, "loose", p)], w[(r, "tight", p)]).to_json() for p in PLAYERS}

@@ -407,10 +407,17 @@ def cmd_history_show(args: argparse.Namespace) -> int:
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one of the papers' experiments and report it: Loki's (duplicate, pooled per player kind) or
     Barone & While's (epochs of an evolving player: bw-1, bw-2, bw-3)."""
+    from pokerlab.agents.evolving.config import parse_settings
     from pokerlab.experiments import BW_EXPERIMENTS, BWResult
 
     evolving = args.name in BW_EXPERIMENTS
-    given = {"--deals": args.deals, "--epochs": args.epochs, "--runs": args.runs, "--player": args.player}
+    given = {
+        "--deals": args.deals,
+        "--epochs": args.epochs,
+        "--runs": args.runs,
+        "--player": args.player,
+        "--set": args.set,
+    }
     wrong = [k for k, v in given.items() if v is not None and (k == "--deals") == evolving]
     if wrong or (evolving and args.resume):
         bad = wrong[0] if wrong else "--resume"
@@ -423,7 +430,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         kwargs = {
             k: v for k, v in (("epochs", args.epochs), ("runs", args.runs), ("players", args.player)) if v
         }
-        options = {}
+        options = {"config": parse_settings(args.set or "")}
     else:
         kwargs = {"deals": args.deals} if args.deals is not None else {}
         options = {"resume": args.resume}
@@ -655,6 +662,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--runs", type=int, default=None, help="bw-*: independent runs, seeds seed.. (5, 1, 3)")
     p.add_argument(
         "--player", action="append", default=None, help="bw-3: an evolved-A file of bw-2 (repeatable)"
+    )
+    p.add_argument(
+        "--set", default=None, help="bw-*: evolving-player switches, e.g. multiway_x=single,sigma=0.1"
     )
     p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")

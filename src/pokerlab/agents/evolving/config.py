@@ -81,3 +81,28 @@ class EvolvingConfig:
             raise ConfigError(
                 f"EvolvingConfig needs sigma_min <= sigma_max, got {self.sigma_min} > {self.sigma_max}"
             )
+
+
+def parse_settings(text: str) -> EvolvingConfig:
+    """An `EvolvingConfig` from "name=value,name=value" (e.g. "multiway_x=single,sigma=0.1"); unknown names
+    and values of the wrong kind raise `ConfigError` naming the allowed ones."""
+    defaults = EvolvingConfig()
+    values: dict = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or name not in EvolvingConfig.__dataclass_fields__:
+            known = ", ".join(EvolvingConfig.__dataclass_fields__)
+            raise ConfigError(f"bad setting {item!r}: write name=value with a name among {known}")
+        kind = type(getattr(defaults, name))
+        raw = raw.strip()
+        try:
+            if kind is bool:
+                if raw.lower() not in ("true", "false"):
+                    raise ValueError
+                values[name] = raw.lower() == "true"
+            else:
+                values[name] = kind(raw)
+        except ValueError:
+            raise ConfigError(f"setting {name} takes a {kind.__name__}, got {raw!r}") from None
+    return EvolvingConfig(**values)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 
 from pokerlab.analysis.income_rate import shipped_table
-from pokerlab.analysis.starting_hands import hand_type
-from pokerlab.analysis.strength import hand_strength
+from pokerlab.analysis.starting_hands import type_of_codes
+from pokerlab.analysis.strength import uniform_strength
 from pokerlab.engine import FOLD, PREFLOP
 
 EARLY, MIDDLE, LATE = 0, 1, 2
@@ -24,11 +24,12 @@ STAGES = ("pre-flop", "post-flop", "post-turn", "post-river")
 MAX_BETS_TO_CALL = 3
 
 
-def single_opponent_x(hole, board) -> float:
-    """x1 in [0, 1]: the chance `hole` beats one random holding (LEARNING-SPEC §B.2)."""
+def single_opponent_x(hole: tuple[int, int], board: tuple[int, ...]) -> float:
+    """x1 in [0, 1]: the chance `hole` (card codes) beats one random holding on `board` (LEARNING-SPEC
+    §B.2)."""
     if not board:
-        return (shipped_table(2)[hand_type(hole)] / 1000.0 + 1.0) / 2.0
-    return hand_strength(hole, board).hand_strength
+        return (shipped_table(2).income_rate[type_of_codes(*hole)] / 1000.0 + 1.0) / 2.0
+    return uniform_strength(hole, board)
 
 
 def position_class(index: int, players: int) -> int:
