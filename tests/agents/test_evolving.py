@@ -443,3 +443,15 @@ def test_sample_actions_follow_the_cumulative_order():
         2,
     ]
     assert math.isclose(float(probabilities(np.full(7, 0.5), 0.5).sum()), 1.0)
+
+
+def test_truncation_scheme_breeds_from_the_best_quarter():
+    cube, rng = _cube(es_scheme="truncation", sigma=0.0), np.random.default_rng(0)
+    before = cube.genes[5].copy()
+    fitness = np.arange(20, dtype=float)  # member m earns m; members 0 and 1 never credited
+    for m in range(2, 20):
+        cube.credit(5, np.arange(20) == m, fitness[m])
+    cube.reproduce(5, rng)
+    best = [19, 18, 17, 16, 15]
+    assert np.array_equal(cube.genes[5], before[[best[k % 5] for k in range(20)]])
+    assert cube.generation[5] == 1 and cube.credit_count[5].sum() == 0

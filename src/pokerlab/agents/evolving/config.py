@@ -20,7 +20,8 @@ CHOICES: dict[str, tuple] = {
     "opponent_segments": ("style", "seat"),  # §B.5: one segment per stereotype label, or per seat
     "suggest_rule": ("shared_u", "argmax"),  # §B.7: which members "suggest the same action"
     "fitness": ("mean", "sum"),  # §B.7
-    "es_scheme": ("per_slot",),  # §B.8: each of the 20 slots keeps a parent and a playing child
+    "es_scheme": ("per_slot", "truncation"),  # §B.8: each slot keeps a parent and a playing child, or
+    #                                           the best quarter of the population breeds the next (comma)
     "mutate_space": ("genes", "log_eval"),  # §B.8
     "frozen_play": ("cycle", "average"),  # §B.11 exp. 3: a frozen player cycles its members, or plays
     #                                        each population's average candidate

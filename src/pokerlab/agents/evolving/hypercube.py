@@ -14,7 +14,9 @@ A population reproduces when each member has been used ``uses_per_generation`` t
 consulting hands with 20 members and 25 uses, §B.8): per slot, the playing candidate replaces the parent if
 the slot has none yet or its fitness is at least the parent's (a parent never credited counts as -inf; a
 child never credited never replaces), then a child is made from the parent by Gaussian mutation, reflected
-into [0, 1 - 1e-9].
+into [0, 1 - 1e-9]. The alternative ``es_scheme = "truncation"`` [OUR CHOICE] is a (mu, lambda)-ES over the
+whole population: the best quarter of the playing candidates by fitness (never credited: last) become the
+parents, each of the next generation's members a mutated copy of one of them, in rank order.
 """
 
 from __future__ import annotations
@@ -131,8 +133,29 @@ class Hypercube:
             return np.where(count > 0, self.credit_sum[population], np.nan)
 
     def reproduce(self, population: int, rng: np.random.Generator) -> None:
-        """One (1+1)-ES step in every slot of a population (LEARNING-SPEC §B.8)."""
-        p, config = population, self.config
+        """One (1+1)-ES step in every slot of a population (LEARNING-SPEC §B.8), or one truncation step."""
+        if self.config.es_scheme == "truncation":
+            self._truncate(population, rng)
+        else:
+            self._one_plus_one(population, rng)
+        self.credit_sum[population] = 0.0
+        self.credit_count[population] = 0
+        self.uses[population] = 0
+        self.pointer[population] = 0
+        self.generation[population] += 1
+
+    def _truncate(self, p: int, rng: np.random.Generator) -> None:
+        fitness = self.fitness(p)
+        members = len(fitness)
+        ranked = np.argsort(np.where(np.isnan(fitness), -np.inf, -fitness), kind="stable")
+        best = ranked[: max(1, members // 4)]
+        self.parent[p] = self.genes[p, best[np.arange(members) % len(best)]]
+        self.parent_fitness[p] = fitness[best[np.arange(members) % len(best)]]
+        self.has_parent[p] = True
+        self.genes[p] = mutate(self.parent[p], self.sigma[p], rng, self.config.mutate_space)
+
+    def _one_plus_one(self, p: int, rng: np.random.Generator) -> None:
+        config = self.config
         child_fitness = self.fitness(p)
         parent_fitness = np.where(np.isnan(self.parent_fitness[p]), -np.inf, self.parent_fitness[p])
         credited = ~np.isnan(child_fitness)
@@ -154,11 +177,6 @@ class Hypercube:
             self.successes[p] = np.where(full, 0, self.successes[p])
             self.comparisons[p] = np.where(full, 0, self.comparisons[p])
         self.genes[p] = mutate(self.parent[p], self.sigma[p], rng, config.mutate_space)
-        self.credit_sum[p] = 0.0
-        self.credit_count[p] = 0
-        self.uses[p] = 0
-        self.pointer[p] = 0
-        self.generation[p] += 1
 
     # -- what was learned ---------------------------------------------------------------------------
 
