@@ -147,7 +147,7 @@ class Hypercube:
     def _truncate(self, p: int, rng: np.random.Generator) -> None:
         fitness = self.fitness(p)
         members = len(fitness)
-        ranked = np.argsort(np.where(np.isnan(fitness), -np.inf, -fitness), kind="stable")
+        ranked = np.argsort(np.where(np.isnan(fitness), np.inf, -fitness), kind="stable")
         best = ranked[: max(1, members // 4)]
         self.parent[p] = self.genes[p, best[np.arange(members) % len(best)]]
         self.parent_fitness[p] = fitness[best[np.arange(members) % len(best)]]
