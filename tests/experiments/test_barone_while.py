@@ -82,3 +82,21 @@ def test_cli_experiment_and_show_player(tmp_path, capsys):
     assert "--deals does not apply to experiment bw-1" in capsys.readouterr().err
     assert main(["show-player", str(tmp_path / "missing.npz")]) == 2
     assert "no agent file" in capsys.readouterr().err
+
+
+def test_settings_from_text():
+    from pokerlab.agents.evolving.config import parse_settings
+
+    config = parse_settings("multiway_x=single, sigma=0.1,one_fifth_rule=true,population_size=8")
+    assert (config.multiway_x, config.sigma, config.one_fifth_rule, config.population_size) == (
+        "single",
+        0.1,
+        True,
+        8,
+    )
+    with pytest.raises(ConfigError, match="bad setting 'speed=3'"):
+        parse_settings("speed=3")
+    with pytest.raises(ConfigError, match="setting sigma takes a float"):
+        parse_settings("sigma=big")
+    with pytest.raises(ConfigError, match="es_scheme must be one of 'per_slot', 'truncation'"):
+        parse_settings("es_scheme=best")

@@ -169,7 +169,6 @@ def bw_1(
     out=None,
     progress: bool = False,
     config: EvolvingConfig | None = None,
-    **_,
 ) -> BWResult:
     """Experiment 1 (Barone & While 2000 §4.2): learning from random candidates at the mixed table."""
     out = _out(out)
@@ -307,7 +306,6 @@ def bw_2(
     progress: bool = False,
     config: EvolvingConfig | None = None,
     metric_hands: int = 10_000,
-    **_,
 ) -> BWResult:
     """Experiment 2 (Barone & While 2000 §4.3): player A adapts at the mixed table."""
     out = _out(out)
@@ -393,7 +391,6 @@ def bw_3(
     config: EvolvingConfig | None = None,
     players=None,
     evolve_epochs: int | None = None,
-    **_,
 ) -> BWResult:
     """Experiment 3 (Barone & While 2000 §4.4): A, A^tight and A^loose, frozen, at the tight and the loose
     tables on the same cards. ``players`` names evolved-A files (from bw-2); otherwise each of `runs`

@@ -419,6 +419,8 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         "--set": args.set,
     }
     wrong = [k for k, v in given.items() if v is not None and (k == "--deals") == evolving]
+    if args.player and args.name != "bw-3":
+        wrong.append("--player")
     if wrong or (evolving and args.resume):
         bad = wrong[0] if wrong else "--resume"
         raise _UsageError(f"{bad} does not apply to experiment {args.name}")
