@@ -190,8 +190,14 @@ def bw_1(
     passes = {k: sum(t[k]["pass"] for t in targets) for k in ("E1a", "E1b", "E1c", "E1d")}
     summary = {
         "runs": [
-            {"seed": run.seed, "hands": run.hands, "seconds": run.seconds, **t}
-            for run, t in zip(runs_out, targets, strict=True)
+            {
+                "seed": run.seed,
+                "hands": run.hands,
+                "seconds": run.seconds,
+                **t,
+                "generations": generations_by_stage(state),
+            }
+            for run, t, (_, state) in zip(runs_out, targets, done, strict=True)
         ],
         "passes": passes,
         "paper": {"first_positive_epoch": 71},
@@ -269,6 +275,19 @@ def controller_properties(state: dict, config: EvolvingConfig | None = None) -> 
     }
 
 
+def generations_by_stage(state: dict) -> dict:
+    """Reproductions so far per opponent segment and stage (max and mean over the 12 cells): how far each
+    part of the hypercube has evolved."""
+    generation = np.asarray(state["generation"])  # segments x stage x position x bets
+    return {
+        str(name): {
+            "max": [int(v) for v in generation[s].reshape(4, -1).max(axis=1)],
+            "mean": [round(float(v), 2) for v in generation[s].reshape(4, -1).mean(axis=1)],
+        }
+        for s, name in enumerate(state["segments"])
+    }
+
+
 def different_actions(state: dict, hands: int, seed: int, config: EvolvingConfig | None = None) -> dict:
     """The share of post-river decisions where A^tight's and A^loose's average candidates disagree on the
     most probable action, over `hands` fresh mixed-table hands played by the evolved player, frozen
@@ -314,6 +333,7 @@ def bw_2(
     lines = [f"bw-2: {runs} evolution(s) of player A, {epochs} epochs at the mixed table"]
     for run, state in zip(runs_out, states, strict=True):
         props = controller_properties(state, config)
+        generations = generations_by_stage(state)
         metric = different_actions(state, metric_hands, seed + 10_000 + run.seed, config)
         summary["runs"].append(
             {
@@ -323,6 +343,7 @@ def bw_2(
                 "mean_w": float(run.player.mean()),
                 "properties": props,
                 "different_actions": metric,
+                "generations": generations,
             }
         )
         lines.append(
@@ -330,6 +351,10 @@ def bw_2(
             f"differently by A^tight and A^loose: {metric['share']:.1%} of {metric['post_river_decisions']} "
             "(target >= 10 %, paper > 15 %)"
         )
+        lines += [
+            f"  generations against {g} (max per stage, pre-flop..river): {generations[g]['max']}"
+            for g in SEGMENTS
+        ]
         lines += [
             f"  {'ok  ' if v['pass'] else 'FAIL'} {k}: {', '.join(f'{x:.3f}' for x in v['values'])}"
             for k, v in props.items()
