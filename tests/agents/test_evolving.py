@@ -1,4 +1,4 @@
-"""Barone & While's evolving player: LEARNING-SPEC Part C.3, tests BW-1 to BW-16, and the agent's life.
+"""Barone & While's evolving player: docs/barone-while.md §12, tests BW-1 to BW-16, and the agent's life.
 
 Numbers come from the spec's tables (derived there by a script) or from plain re-computations here.
 """

@@ -1,5 +1,5 @@
 """The four stereotyped opponents of Barone & While 2000 §4.1, one definition for the whole project
-(LEARNING-SPEC §B.9): hand selection by income rate, aggression by the probability of winning x.
+(docs/barone-while.md §9): hand selection by income rate, aggression by the probability of winning x.
 
 * loose-passive: over-values its hands, but rarely raises, fearing large pots;
 * loose-aggressive: over-values its hands, raises often, and stays in against raises;
@@ -11,7 +11,7 @@ Pre-flop a style ranks the 1,326 holdings by income rate on the shipped table fo
 facing a raise (two bets or more this round), continues only with a third. After the flop it uses
 x = x1^n, x1 the hand strength against one random holding and n the opponents still in: bet or raise from
 one x, continue from another, facing a raise continue only from a third; checked to, it bets with a
-bluffing probability. The numbers are [OUR CHOICE] (LEARNING-SPEC §B.9); Barone & While give only words.
+bluffing probability. The numbers are [OUR CHOICE] (docs/barone-while.md §9); Barone & While give only words.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ RAISED = 2
 
 @dataclass(frozen=True)
 class Style:
-    """One stereotype (LEARNING-SPEC §B.9): pre-flop top fractions of the holdings to play, to raise and to
-    continue with facing a raise; post-flop x to continue, to bet or raise, and to continue facing a raise;
-    the chance of betting when checked to without the strength to bet."""
+    """One stereotype (docs/barone-while.md §9): pre-flop top fractions of the holdings to play, to raise
+    and to continue with facing a raise; post-flop x to continue, to bet or raise, and to continue facing a
+    raise; the chance of betting when checked to without the strength to bet."""
 
     play_fraction: float
     raise_fraction: float

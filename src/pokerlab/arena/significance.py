@@ -2,7 +2,7 @@
 t distribution computed here (no SciPy): the CDF through the regularised incomplete beta function,
 evaluated by its continued fraction (modified Lentz method).
 
-Used to compare players' per-epoch results (Barone & While 2000 Table 1-2; LEARNING-SPEC §B.11).
+Used to compare players' per-epoch results (Barone & While 2000 Table 1-2; docs/barone-while.md §11).
 """
 
 from __future__ import annotations

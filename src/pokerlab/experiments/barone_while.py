@@ -1,4 +1,4 @@
-"""Barone & While 2000's three experiments with the evolving hypercube player (LEARNING-SPEC §B.11).
+"""Barone & While 2000's three experiments with the evolving hypercube player (docs/barone-while.md §11).
 
 * ``bw-1`` (§4.2): every candidate random, 1,000 epochs at the mixed table (3 tight-passive, 6
   loose-aggressive); Fig. 1 and the targets E1a-E1d per run.
@@ -127,7 +127,8 @@ def _scaled(epochs: int, first: int, last: int) -> tuple[int, int]:
 
 
 def e1_targets(w: np.ndarray) -> dict:
-    """E1a-E1d of LEARNING-SPEC §B.11 on one run's W per epoch (epoch windows scaled to the run's length)."""
+    """E1a-E1d of docs/barone-while.md §11 on one run's W per epoch (epoch windows scaled to the run's
+    length)."""
     epochs = len(w)
     a_lo, a_hi = 1, min(20, epochs)
     early_lo, early_hi = _scaled(epochs, 101, 300)
@@ -291,7 +292,7 @@ def generations_by_stage(state: dict) -> dict:
 def different_actions(state: dict, hands: int, seed: int, config: EvolvingConfig | None = None) -> dict:
     """The share of post-river decisions where A^tight's and A^loose's average candidates disagree on the
     most probable action, over `hands` fresh mixed-table hands played by the evolved player, frozen
-    (LEARNING-SPEC §B.11, our metric for the paper's "over 15 %")."""
+    (docs/barone-while.md §11, our metric for the paper's "over 15 %")."""
     from pokerlab.agents.evolving.candidate import probabilities
 
     player = _player({"state": state, "frozen": True, "config": config})

@@ -1,12 +1,12 @@
 """Epochs at a Barone & While table: 100 hands from stacks of 1,000, again and again, while an evolving
-player learns (or, frozen, is measured) (Barone & While 2000 §4.2; LEARNING-SPEC §B.1, §B.9).
+player learns (or, frozen, is measured) (Barone & While 2000 §4.2; docs/barone-while.md §1, §9).
 
 Each epoch is one session of the arena (`pokerlab.arena.play_match` with real stacks): a player who cannot
 post a blind sits out until the epoch ends, and the epoch ends early when fewer than two have chips. The
 seats are shuffled at the start of every epoch (``shuffle``, [OUR CHOICE]) and the evolving player is told
 which stereotype sits where. Epoch e's cards and seating come from the seed sequence (seed, e) alone, so
 players measured with the same seed meet the same cards and seats (common random numbers, Experiment 3).
-The result of an epoch is W = stack at the end - 1,000, the net (§B.1).
+The result of an epoch is W = stack at the end - 1,000, the net (§1).
 """
 
 from __future__ import annotations

@@ -1,17 +1,17 @@
 """The evolving player of Barone & While 2000: a hypercube of (1+1)-ES populations that adapts, hand by
-hand, to the opponents at its table (LEARNING-SPEC §B.2-B.8).
+hand, to the opponents at its table (docs/barone-while.md §2-8).
 
 At each decision: x (the probability of winning), our position class and the bets to call pick, for every
 opponent still in the hand, the population of that opponent's segment; its representative (the member
 its cycling pointer names) suggests an action from one shared uniform u; suggestions are legalised and the
-tightest (fold < call < raise) is played (§B.6). At the end of the hand the net result R is credited to the
-representative and to every member of the same population that suggests the same action (§B.7), and
-populations whose members have all been used 25 times reproduce (§B.8). A frozen player plays without
+tightest (fold < call < raise) is played (§6). At the end of the hand the net result R is credited to the
+representative and to every member of the same population that suggests the same action (§7), and
+populations whose members have all been used 25 times reproduce (§8). A frozen player plays without
 credit and reproduction; its populations still cycle (or play their average candidate,
 ``frozen_play = "average"``).
 
 The player is told each opponent's stereotype label (`tell_styles`): Barone & While describe no
-classifier (§B.5). With ``opponent_segments = "seat"`` it keeps one segment per seat instead.
+classifier (§5). With ``opponent_segments = "seat"`` it keeps one segment per seat instead.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ class EvolvingAgent(Agent):
 
     def tell_styles(self, seat_styles: Sequence[str | None]) -> None:
         """Each lasting seat's stereotype label (None for our own seat), as the paper's player is told
-        (LEARNING-SPEC §B.5). With one segment every opponent maps to it."""
+        (docs/barone-while.md §5). With one segment every opponent maps to it."""
         segments = self.cube.segments
         mapping = []
         for seat, label in enumerate(seat_styles):
@@ -198,7 +198,7 @@ class EvolvingAgent(Agent):
 
     def _legaliser(self, view: SeatView) -> tuple[int, int, int]:
         """Suggested action -> legal action: a fold with nothing to call is a check (``fold_when_free``),
-        a raise beyond the cap a call (LEARNING-SPEC §B.4)."""
+        a raise beyond the cap a call (docs/barone-while.md §4)."""
         legal = view.legal_actions
         free_check = view.to_call == 0 and self.config.fold_when_free == "check"
         fold = CALL if free_check or FOLD not in legal else FOLD

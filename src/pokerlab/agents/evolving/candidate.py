@@ -1,5 +1,5 @@
 """A candidate of Barone & While 2000 §3.2: seven genes in [0, 1] that shape three betting functions of x,
-the probability of winning (LEARNING-SPEC §B.3-B.4).
+the probability of winning (docs/barone-while.md §3-4).
 
 Genes, in the order (a_f, b_f, a_c, b_c, c_c, a_r, b_r), with eval(c) = c / (1 - c):
 
@@ -18,10 +18,10 @@ import math
 
 import numpy as np
 
-#: The gene names in storage order (LEARNING-SPEC §B.3).
+#: The gene names in storage order (docs/barone-while.md §3).
 GENES = ("a_f", "b_f", "a_c", "b_c", "c_c", "a_r", "b_r")
 A_F, B_F, A_C, B_C, C_C, A_R, B_R = range(7)
-#: Genes are stored in [0, GENE_MAX]: eval(1) is infinite (LEARNING-SPEC §B.3).
+#: Genes are stored in [0, GENE_MAX]: eval(1) is infinite (docs/barone-while.md §3).
 GENE_MAX = 1.0 - 1e-9
 
 
@@ -31,7 +31,7 @@ def gene_eval(gene):
 
 
 def gene_from_eval(value):
-    """The inverse of `gene_eval`: g(e) = e / (1 + e) (LEARNING-SPEC §B.10)."""
+    """The inverse of `gene_eval`: g(e) = e / (1 + e) (docs/barone-while.md §10)."""
     return value / (1.0 + value)
 
 
@@ -50,7 +50,7 @@ def log_responses(genes: np.ndarray, x) -> np.ndarray:
 
 
 def probabilities(genes: np.ndarray, x) -> np.ndarray:
-    """P(fold), P(call), P(raise) at x: the responses normalised to sum to 1 (LEARNING-SPEC §B.4,
+    """P(fold), P(call), P(raise) at x: the responses normalised to sum to 1 (docs/barone-while.md §4,
     `response_to_prob = "normalise"`), shape (..., 3)."""
     logs = log_responses(genes, x)
     logs = logs - logs.max(axis=-1, keepdims=True)
@@ -60,7 +60,7 @@ def probabilities(genes: np.ndarray, x) -> np.ndarray:
 
 def sample_actions(probs: np.ndarray, u) -> np.ndarray:
     """The action (0 fold, 1 call, 2 raise) that uniform(s) u in [0, 1) pick from probabilities (..., 3):
-    fold if u < P_f, call if u < P_f + P_c, else raise (LEARNING-SPEC §B.4)."""
+    fold if u < P_f, call if u < P_f + P_c, else raise (docs/barone-while.md §4)."""
     u = np.asarray(u)
     return (u >= probs[..., 0]).astype(np.int64) + (u >= probs[..., 0] + probs[..., 1])
 

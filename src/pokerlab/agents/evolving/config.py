@@ -1,7 +1,7 @@
-"""The switches of the evolving player: every [OUR CHOICE] of LEARNING-SPEC Part B, faithful default first.
+"""The switches of the evolving player: every [OUR CHOICE] of docs/barone-while.md, faithful default first.
 
-Barone & While 2000 leave much unsaid (LEARNING-SPEC §D); each reading we had to choose is a field here, so
-that the alternatives can be run side by side.
+Barone & While 2000 leave much unsaid (docs/barone-while.md §13); each reading we had to choose is a field
+here, so that the alternatives can be run side by side.
 """
 
 from __future__ import annotations
@@ -12,25 +12,25 @@ from pokerlab.errors import ConfigError
 
 #: field -> the values it allows (the first is the default).
 CHOICES: dict[str, tuple] = {
-    "multiway_x": ("power", "single"),  # §B.2: x = x1^n, or x1 for each per-opponent decision
-    "preflop_x": ("ir2",),  # §B.2: x1 = (IR2/1000 + 1)/2 from the shipped two-player income rates
-    "fold_when_free": ("check", "fold"),  # §B.4: a suggested fold with nothing to call
-    "position_rule": ("acting_order", "dealt_order"),  # §B.5: among players still in, or all dealt in
-    "bets_rounding": ("ceil", "floor"),  # §B.5: chips to call / bet size, rounded
-    "opponent_segments": ("style", "seat"),  # §B.5: one segment per stereotype label, or per seat
-    "suggest_rule": ("shared_u", "argmax"),  # §B.7: which members "suggest the same action"
-    "fitness": ("mean", "sum"),  # §B.7
-    "es_scheme": ("per_slot", "truncation"),  # §B.8: each slot keeps a parent and a playing child, or
+    "multiway_x": ("power", "single"),  # §2: x = x1^n, or x1 for each per-opponent decision
+    "preflop_x": ("ir2",),  # §2: x1 = (IR2/1000 + 1)/2 from the shipped two-player income rates
+    "fold_when_free": ("check", "fold"),  # §4: a suggested fold with nothing to call
+    "position_rule": ("acting_order", "dealt_order"),  # §5: among players still in, or all dealt in
+    "bets_rounding": ("ceil", "floor"),  # §5: chips to call / bet size, rounded
+    "opponent_segments": ("style", "seat"),  # §5: one segment per stereotype label, or per seat
+    "suggest_rule": ("shared_u", "argmax"),  # §7: which members "suggest the same action"
+    "fitness": ("mean", "sum"),  # §7
+    "es_scheme": ("per_slot", "truncation"),  # §8: each slot keeps a parent and a playing child, or
     #                                           the best quarter of the population breeds the next (comma)
-    "mutate_space": ("genes", "log_eval"),  # §B.8
-    "frozen_play": ("cycle", "average"),  # §B.11 exp. 3: a frozen player cycles its members, or plays
+    "mutate_space": ("genes", "log_eval"),  # §8
+    "frozen_play": ("cycle", "average"),  # §11 exp. 3: a frozen player cycles its members, or plays
     #                                        each population's average candidate
 }
 
 
 @dataclass(frozen=True)
 class EvolvingConfig:
-    """How the evolving player of Barone & While 2000 reads the game and evolves (LEARNING-SPEC §B.2-B.8).
+    """How the evolving player of Barone & While 2000 reads the game and evolves (docs/barone-while.md §2-8).
 
     Numbers: ``population_size`` candidates per population (20, SRC), reproduction when every member has
     been used ``uses_per_generation`` times (25, SRC), mutation step ``sigma`` (0.05), Rechenberg's

@@ -1,5 +1,5 @@
 """The hypercube of Barone & While 2000 §3.3: one population of candidates per (opponent segment, stage,
-position, bets to call), each evolved by a (1+1) evolution strategy (LEARNING-SPEC §B.5-B.8).
+position, bets to call), each evolved by a (1+1) evolution strategy (docs/barone-while.md §5-8).
 
 Arrays, population index first (``index(segment, stage, position, bets)``), member second:
 
@@ -11,7 +11,7 @@ Arrays, population index first (``index(segment, stage, position, bets)``), memb
   ``generation``: reproductions per population.
 
 A population reproduces when each member has been used ``uses_per_generation`` times (every 500
-consulting hands with 20 members and 25 uses, §B.8): per slot, the playing candidate replaces the parent if
+consulting hands with 20 members and 25 uses, §8): per slot, the playing candidate replaces the parent if
 the slot has none yet or its fitness is at least the parent's (a parent never credited counts as -inf; a
 child never credited never replaces), then a child is made from the parent by Gaussian mutation, reflected
 into [0, 1 - 1e-9]. The alternative ``es_scheme = "truncation"`` [OUR CHOICE] is a (mu, lambda)-ES over the
@@ -30,7 +30,7 @@ from pokerlab.errors import ConfigError, CorruptData
 
 CELL_SHAPE = (len(STAGES), len(POSITIONS), MAX_BETS_TO_CALL + 1)  # stage, position, bets to call
 CELLS = int(np.prod(CELL_SHAPE))  # 48 populations per opponent segment
-#: One-fifth rule factor (Rechenberg; LEARNING-SPEC §B.8).
+#: One-fifth rule factor (Rechenberg; docs/barone-while.md §8).
 ONE_FIFTH_FACTOR = 0.85
 _ARRAYS = (
     "genes",
@@ -51,7 +51,7 @@ _ARRAYS = (
 def mutate(parent: np.ndarray, sigma, rng: np.random.Generator, space: str = "genes") -> np.ndarray:
     """A child of `parent` (..., 7): every gene plus N(0, sigma^2), reflected at 0 and 1 and clamped to
     [0, 1 - 1e-9] (``space = "genes"``), or ln eval(gene) plus N(0, (4 sigma)^2) (``"log_eval"``)
-    (LEARNING-SPEC §B.8). `sigma` broadcasts against parent[..., 0]."""
+    (docs/barone-while.md §8). `sigma` broadcasts against parent[..., 0]."""
     step = rng.standard_normal(parent.shape) * np.asarray(sigma)[..., None]
     if space == "log_eval":
         inner = np.clip(parent, 1e-9, GENE_MAX)
@@ -95,14 +95,14 @@ class Hypercube:
         return ((segment * CELL_SHAPE[0] + stage) * CELL_SHAPE[1] + position) * CELL_SHAPE[2] + bets
 
     def representative(self, population: int) -> np.ndarray:
-        """The member the population's cycling pointer names (LEARNING-SPEC §B.6)."""
+        """The member the population's cycling pointer names (docs/barone-while.md §6)."""
         return self.genes[population, self.pointer[population]]
 
     def average(self) -> np.ndarray:
         """Each population's average candidate (P, 7): what Figs. 2-3 of the paper draw."""
         return self.genes.mean(axis=1)
 
-    # -- feedback and reproduction (LEARNING-SPEC §B.7-B.8) -----------------------------------------
+    # -- feedback and reproduction (docs/barone-while.md §7-8) -----------------------------------------
 
     def credit(self, population: int, members: np.ndarray, result: float) -> None:
         """Credit the hand's result (chips) to the members (bool mask or indices) of a population."""
@@ -133,7 +133,8 @@ class Hypercube:
             return np.where(count > 0, self.credit_sum[population], np.nan)
 
     def reproduce(self, population: int, rng: np.random.Generator) -> None:
-        """One (1+1)-ES step in every slot of a population (LEARNING-SPEC §B.8), or one truncation step."""
+        """One (1+1)-ES step in every slot of a population (docs/barone-while.md §8), or one truncation
+        step."""
         if self.config.es_scheme == "truncation":
             self._truncate(population, rng)
         else:

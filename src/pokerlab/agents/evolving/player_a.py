@@ -1,5 +1,5 @@
 """Player A, "a simple, but competent, tight-aggressive player" (Barone & While 2000 §4.3), as one candidate
-per hypercube cell (LEARNING-SPEC §B.10; the rules are ours, Findler's could not be retrieved).
+per hypercube cell (docs/barone-while.md §10; the rules are ours, Findler's could not be retrieved).
 
 Targets on the single-opponent scale x1, for b bets to call: pre-flop, continue 0.62 / 0.58 / 0.52 and
 raise 0.66 / 0.63 / 0.58 (early / middle / late) plus 0.02 b, converted to the x = x1^n scale with

@@ -1,11 +1,11 @@
 """Where a decision of the evolving player sits in the hypercube, and its probability of winning x
-(Barone & While 2000 §3.2-3.3; LEARNING-SPEC §B.2 and §B.5).
+(Barone & While 2000 §3.2-3.3; docs/barone-while.md §2 and §5).
 
 * x1: after the flop, hand strength against one uniformly random holding (ties count half); pre-flop,
-  (IR2/1000 + 1)/2, the all-in equity against one random hand (LOKI-SPEC §1.1). x = x1^n with n the
-  opponents still in the hand (``multiway_x = "power"``), or x1 (``"single"``).
-* position: early, middle or late by our index in this round's acting order (§B.5).
-* bets to call: chips owed over the round's bet size, rounded up (or down), at most 3 (§B.5).
+  (IR2/1000 + 1)/2, the all-in equity against one random hand (IR2 = 2 P(win) - 1, Papp 1998 §5.1).
+  x = x1^n with n the opponents still in the hand (``multiway_x = "power"``), or x1 (``"single"``).
+* position: early, middle or late by our index in this round's acting order (§5).
+* bets to call: chips owed over the round's bet size, rounded up (or down), at most 3 (§5).
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from pokerlab.engine import FOLD, PREFLOP
 EARLY, MIDDLE, LATE = 0, 1, 2
 POSITIONS = ("early", "middle", "late")
 STAGES = ("pre-flop", "post-flop", "post-turn", "post-river")
-#: The hypercube's risk dimension: 0, 1, 2 or 3 bets to call (LEARNING-SPEC §B.5).
+#: The hypercube's risk dimension: 0, 1, 2 or 3 bets to call (docs/barone-while.md §5).
 MAX_BETS_TO_CALL = 3
 
 
 def single_opponent_x(hole: tuple[int, int], board: tuple[int, ...]) -> float:
-    """x1 in [0, 1]: the chance `hole` (card codes) beats one random holding on `board` (LEARNING-SPEC
-    §B.2)."""
+    """x1 in [0, 1]: the chance `hole` (card codes) beats one random holding on `board` (docs/barone-while.md
+    §2)."""
     if not board:
         return (shipped_table(2).income_rate[type_of_codes(*hole)] / 1000.0 + 1.0) / 2.0
     return uniform_strength(hole, board)
@@ -34,7 +34,7 @@ def single_opponent_x(hole: tuple[int, int], board: tuple[int, ...]) -> float:
 
 def position_class(index: int, players: int) -> int:
     """EARLY, MIDDLE or LATE for the `index`-th to act (0 first) of `players` (>= 2): f = i/(m - 1), early
-    below 1/3, middle below 2/3 (in integers, LEARNING-SPEC §B.5)."""
+    below 1/3, middle below 2/3 (in integers, docs/barone-while.md §5)."""
     if 3 * index < players - 1:
         return EARLY
     if 3 * index < 2 * (players - 1):
