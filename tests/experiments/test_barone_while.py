@@ -100,3 +100,16 @@ def test_settings_from_text():
         parse_settings("sigma=big")
     with pytest.raises(ConfigError, match="es_scheme must be one of 'per_slot', 'truncation'"):
         parse_settings("es_scheme=best")
+
+
+def test_preflop_rates_of_players_that_always_fold_or_always_raise():
+    from pokerlab.agents.evolving.candidate import GENE_MAX
+    from pokerlab.experiments.barone_while import preflop_rates
+
+    player = EvolvingAgent(segments=("tight-passive", "loose-aggressive"))
+    player.cube.genes[:] = [GENE_MAX, GENE_MAX, 0.5, 0.5, 0.0, 0.5, 0.0]  # always fold (check when free)
+    folder = preflop_rates(player.learned_state(), 2, seed=3)
+    assert folder["hands"] > 150 and folder["vpip"] == 0 and folder["pfr"] == 0 and not folder["pass"]
+    player.cube.genes[:] = [0.0, GENE_MAX, 0.5, 0.5, 0.0, GENE_MAX, GENE_MAX]  # always raise
+    raiser = preflop_rates(player.learned_state(), 2, seed=3)
+    assert raiser["vpip"] == 1.0 and raiser["pfr"] > 0.7  # capped pots leave only a call

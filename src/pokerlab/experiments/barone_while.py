@@ -289,6 +289,28 @@ def generations_by_stage(state: dict) -> dict:
     }
 
 
+def preflop_rates(state: dict, epochs: int, seed: int, config: EvolvingConfig | None = None) -> dict:
+    """VPIP (share of hands with a pre-flop decision in which the player put chips in voluntarily) and PFR
+    (share in which it raised pre-flop) of a frozen player at the mixed table (docs/barone-while.md §10's
+    acceptance of player A: VPIP 12-30 %, PFR at least half of VPIP)."""
+    from pokerlab.actions import RAISE
+
+    player = _player({"state": state, "frozen": True, "config": config})
+    player.situations = []
+    play_epochs(player, "mixed", epochs, seed)
+    pre = [s for s in player.situations if s[1] == 0]
+    hands = {s[0] for s in pre}
+    voluntary = {s[0] for s in pre if s[6] == RAISE or (s[6] != 0 and s[5] > 0)}
+    raised = {s[0] for s in pre if s[6] == RAISE}
+    vpip, pfr = len(voluntary) / max(1, len(hands)), len(raised) / max(1, len(hands))
+    return {
+        "hands": len(hands),
+        "vpip": vpip,
+        "pfr": pfr,
+        "pass": bool(0.12 <= vpip <= 0.30 and pfr >= vpip / 2),
+    }
+
+
 def different_actions(state: dict, hands: int, seed: int, config: EvolvingConfig | None = None) -> dict:
     """The share of post-river decisions where A^tight's and A^loose's average candidates disagree on the
     most probable action, over `hands` fresh mixed-table hands played by the evolved player, frozen
@@ -299,7 +321,7 @@ def different_actions(state: dict, hands: int, seed: int, config: EvolvingConfig
     player.situations = []
     play_epochs(player, "mixed", max(1, hands // 100), seed)
     cube, average = player.cube, player.cube.average()
-    river = [s for s in player.situations if s[0] == 3]
+    river = [s[1:5] for s in player.situations if s[1] == 3]
     differ = 0
     for stage, position, bets, x in river:
         pair = [
@@ -330,8 +352,16 @@ def bw_2(
     """Experiment 2 (Barone & While 2000 §4.3): player A adapts at the mixed table."""
     out = _out(out)
     runs_out, states = _evolve_a(epochs, seed, runs, workers, progress, config)
-    summary = {"runs": []}
-    lines = [f"bw-2: {runs} evolution(s) of player A, {epochs} epochs at the mixed table"]
+    a_rates = preflop_rates(
+        EvolvingAgent(config, SEGMENTS, "player_a").learned_state(), 30, seed + 20_000, config
+    )
+    summary = {"runs": [], "player_a_preflop": a_rates}
+    lines = [
+        f"bw-2: {runs} evolution(s) of player A, {epochs} epochs at the mixed table",
+        f"player A before evolution, 3,000 mixed-table hands: VPIP {a_rates['vpip']:.1%}, "
+        f"PFR {a_rates['pfr']:.1%} "
+        f"({'ok' if a_rates['pass'] else 'FAIL'}: target VPIP 12-30 %, PFR >= VPIP / 2)",
+    ]
     for run, state in zip(runs_out, states, strict=True):
         props = controller_properties(state, config)
         generations = generations_by_stage(state)

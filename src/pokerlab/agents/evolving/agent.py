@@ -83,7 +83,9 @@ class EvolvingAgent(Agent):
         self._seat_segment: list[int] | None = None
         if seat_styles is not None:
             self.tell_styles(seat_styles)
-        self.situations: list[tuple[int, int, int, float]] | None = None  # (stage, position, bets, x)
+        #: with a list here, every decision is logged: (hand, stage, position, bets, x, to_call, action)
+        self.situations: list[tuple[int, int, int, int, float, int, int]] | None = None
+        self._hands = 0
         self.seed(self.rng)
 
     @classmethod
@@ -156,6 +158,7 @@ class EvolvingAgent(Agent):
     # -- the hand -----------------------------------------------------------------------------------
 
     def begin_hand(self, start: HandStart) -> None:
+        self._hands += 1
         self._round = -1
         self._x1 = 0.0
         self._decisions: list[tuple[int, float, float, int, tuple[int, int, int]]] = []
@@ -193,7 +196,7 @@ class EvolvingAgent(Agent):
             self._consulted[p] = None
         self._decisions.append((best_population, x, best_u, best, legalise))
         if self.situations is not None:
-            self.situations.append((view.round, position, bets, x))
+            self.situations.append((self._hands, view.round, position, bets, x, view.to_call, best))
         return best
 
     def _legaliser(self, view: SeatView) -> tuple[int, int, int]:
