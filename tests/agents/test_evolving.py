@@ -455,3 +455,63 @@ def test_truncation_scheme_breeds_from_the_best_quarter():
     best = [19, 18, 17, 16, 15]
     assert np.array_equal(cube.genes[5], before[[best[k % 5] for k in range(20)]])
     assert cube.generation[5] == 1 and cube.credit_count[5].sum() == 0
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"multiway_x": "single"},
+        {"position_rule": "dealt_order", "bets_rounding": "floor"},
+        {"opponent_segments": "seat"},
+        {"shared_u": False, "suggest_rule": "argmax"},
+        {"credit_once_per_hand": False, "fitness": "sum"},
+        {"mutate_space": "log_eval", "one_fifth_rule": True},
+        {"es_scheme": "truncation", "fold_when_free": "fold"},
+    ],
+)
+def test_every_switch_plays_and_evolves(settings):
+    config = EvolvingConfig(population_size=4, uses_per_generation=3, **settings)
+    player = _player(config=config, seat_styles=[None] + MIXED, init_seed=2)
+    start = player.cube.genes.copy()
+    result = play_match([player, *MIXED], 300, GameConfig(stack=1000), seed=6, rebuy=100)
+    assert result.faults[0] == 0 and player.cube.generation.max() >= 1
+    assert not np.array_equal(player.cube.genes, start)
+    if settings.get("opponent_segments") == "seat":
+        assert len(player.cube.segments) == 10 and player.cube.generation.reshape(10, -1)[0].max() == 0
+
+
+def test_argmax_rule_credits_the_members_whose_most_probable_action_was_played():
+    player = EvolvingAgent(EvolvingConfig(suggest_rule="argmax"), init_seed=4)
+    end, hands = player.end_hand, []
+
+    def logging_end(hand_end):
+        cube = player.cube
+        before = cube.credit_count.copy(), cube.pointer.copy(), cube.genes.copy(), list(player._decisions)
+        end(hand_end)
+        hands.append((*before, cube.credit_count - before[0]))
+
+    player.end_hand = logging_end
+    play_match([player, "loose-aggressive", "tight-passive"], 60, GameConfig(stack=1000), seed=5, rebuy=100)
+    for _, pointers, genes, decisions, counts in hands:
+        expected = np.zeros_like(counts)
+        for p, x, _, action, legalise in decisions:
+            for m in range(20):
+                responses = reference_responses(genes[p, m], x)
+                if legalise[int(np.argmax(responses))] == action or m == pointers[p]:
+                    expected[p, m] = 1
+        assert np.array_equal(counts, expected)
+
+
+def test_frozen_average_play_uses_each_populations_mean_candidate():
+    player = _player(config=EvolvingConfig(frozen_play="average"), seat_styles=[None] + MIXED)
+    player.cube.genes[:, :10] = ALWAYS_FOLD  # half of every population folds, half raises
+    player.cube.genes[:, 10:] = ALWAYS_RAISE
+    player.freeze()
+    average = player.cube.average()
+    assert np.allclose(average, (np.array(ALWAYS_FOLD) + np.array(ALWAYS_RAISE)) / 2)
+    view = _decision_view(4)
+    player.tell_styles(["tight-passive", "loose-aggressive", None, "tight-passive"])
+    player.begin_hand(None)
+    action = player.act(view)
+    p, x, u, played, legalise = player._decisions[-1]
+    assert played == action == legalise[int(sample_actions(probabilities(average[p], x), u))]
