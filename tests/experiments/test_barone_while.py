@@ -46,6 +46,9 @@ def test_e1_targets_by_hand():
     assert not t["E1b"]["pass"]
     assert t["E1c"]["mean_w"] == pytest.approx(20.0) and t["E1c"]["pass"]
     assert t["E1d"]["losing_epochs"] == {"101-300": 200, "801-1000": 0} and t["E1d"]["pass"]
+    lucky = np.full(1000, -100.0)
+    lucky[0], lucky[150:] = 1500.0, 100.0  # one lucky first epoch does not count; the full average does
+    assert e1_targets(lucky)["E1b"]["first_epoch_ma_above_0"] == 161
 
 
 def test_bw1_writes_figure_summary_and_players(tmp_path):

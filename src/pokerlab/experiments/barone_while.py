@@ -134,8 +134,9 @@ def e1_targets(w: np.ndarray) -> dict:
     early_lo, early_hi = _scaled(epochs, 101, 300)
     late_lo, late_hi = _scaled(epochs, 801, 1000)
     ma = moving_average(w, MOVING_WINDOW)
-    above = np.flatnonzero(ma > 0)
-    first = int(above[0]) + 1 if len(above) else None
+    full = min(MOVING_WINDOW, epochs) - 1  # a moving average over fewer epochs is one lucky epoch away
+    above = np.flatnonzero(ma[full:] > 0)
+    first = int(above[0]) + full + 1 if len(above) else None
     late = w[late_lo - 1 : late_hi]
     half = Z95 * late.std(ddof=1) / np.sqrt(len(late)) if len(late) > 1 else float("inf")
     losing_early = int((w[early_lo - 1 : early_hi] < 0).sum())
