@@ -129,3 +129,15 @@ def test_bad_opponents_and_weights_are_reported():
         hand_strength("Ad Qc", "3h 4c Jh", only_dead)
     with pytest.raises(InvalidCards, match="3, 4 or 5"):
         holding_strengths("3h 4c")
+
+
+def test_uniform_strength_and_type_of_codes_equal_their_parsing_references():
+    from pokerlab.analysis.starting_hands import hand_type, type_of_codes
+    from pokerlab.analysis.strength import uniform_strength
+
+    rng = np.random.default_rng(12)
+    for k in range(60):
+        cards = [int(c) for c in rng.permutation(52)[:7]]
+        board = cards[2 : 2 + (3, 4, 5)[k % 3]]
+        assert uniform_strength(cards[:2], board) == hand_strength(cards[:2], board).hand_strength
+        assert type_of_codes(cards[0], cards[1]) == hand_type(cards[:2])

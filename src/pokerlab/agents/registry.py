@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from pokerlab.agents.base import Agent
+from pokerlab.agents.evolving import EvolvingAgent
 from pokerlab.agents.human import HumanAgent
 from pokerlab.agents.loki1 import VARIANTS, Loki1Agent, basic_player
 from pokerlab.agents.loki2 import VARIANTS as LOKI2_VARIANTS
@@ -137,3 +138,13 @@ for _name, _tightness in (("bpl", "loose"), ("bpm", "moderate"), ("bpt", "tight"
         partial(Loki1Agent, basic_player(_tightness)),
         f"Papp (1998) basic non-modelling player, {_tightness}",
     )
+register(
+    "bw-evolving",
+    EvolvingAgent,
+    "Barone & While (2000) evolving hypercube, random start, one opponent segment",
+)
+register(
+    "bw-a",
+    partial(EvolvingAgent, start="player_a"),
+    "Barone & While (2000) evolving hypercube starting from player A (tight-aggressive)",
+)

@@ -1,61 +1,75 @@
-"""The four stereotyped opponents of Barone & While 2000 §4.1: loose or tight hand selection by income
-rate, passive or aggressive betting by hand strength.
+"""The four stereotyped opponents of Barone & While 2000 §4.1, one definition for the whole project
+(docs/barone-while.md §9): hand selection by income rate, aggression by the probability of winning x.
 
 * loose-passive: over-values its hands, but rarely raises, fearing large pots;
-* loose-aggressive: over-values its hands, raising often;
-* tight-passive: plays few hands, rarely raises;
+* loose-aggressive: over-values its hands, raises often, and stays in against raises;
+* tight-passive: plays few hands, usually with a high chance of winning, rarely raises, fears raises;
 * tight-aggressive: plays few hands, raising often.
 
-Pre-flop a style enters with the hands whose income rate (the shipped table for the number of players
-dealt) lies in its top fraction of the 1,326 holdings and raises with a smaller top fraction; after the flop
-it calls from one HS_n (uniform opponents) and bets or raises from another. The fractions and strengths are
-[OUR CHOICE]; Barone & While 2000 give only the words. None of them folds when checking is free.
+Pre-flop a style ranks the 1,326 holdings by income rate on the shipped table for the players dealt in
+(2: IR2, 3-4: IR4, 5 or more: IR7) and plays its top fraction, raises with a smaller top fraction and,
+facing a raise (two bets or more this round), continues only with a third. After the flop it uses
+x = x1^n, x1 the hand strength against one random holding and n the opponents still in: bet or raise from
+one x, continue from another, facing a raise continue only from a third; checked to, it bets with a
+bluffing probability. The numbers are [OUR CHOICE] (docs/barone-while.md §9); Barone & While give only words.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.analysis.income_rate import shipped_table
-from pokerlab.analysis.starting_hands import hand_type
-from pokerlab.analysis.strength import hand_strength
+from pokerlab.analysis.starting_hands import type_of_codes
+from pokerlab.analysis.strength import uniform_strength
 from pokerlab.engine import PREFLOP, SeatView
 from pokerlab.errors import ConfigError
 from pokerlab.modeling.holding_values import sorted_income_rates
 
+#: Bets this round (the big blind counting pre-flop) from which a player "faces a raise".
+RAISED = 2
+
 
 @dataclass(frozen=True)
 class Style:
-    """One stereotype: pre-flop top fractions of holdings to play and to raise, post-flop HS_n to call and
-    to bet or raise."""
+    """One stereotype (docs/barone-while.md §9): pre-flop top fractions of the holdings to play, to raise
+    and to continue with facing a raise; post-flop x to continue, to bet or raise, and to continue facing a
+    raise; the chance of betting when checked to without the strength to bet."""
 
     play_fraction: float
     raise_fraction: float
-    call_strength: float
-    raise_strength: float
+    raised_fraction: float
+    continue_x: float
+    raise_x: float
+    raised_x: float
+    bluff: float
 
     def __post_init__(self) -> None:
-        for name in ("play_fraction", "raise_fraction", "call_strength", "raise_strength"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ConfigError(f"Style.{name} must be in [0, 1], got {getattr(self, name)!r}")
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+                raise ConfigError(f"Style.{name} must be a number in [0, 1], got {value!r}")
 
 
 STYLES: dict[str, Style] = {
-    "loose-passive": Style(play_fraction=0.65, raise_fraction=0.03, call_strength=0.25, raise_strength=0.92),
-    "loose-aggressive": Style(
-        play_fraction=0.65, raise_fraction=0.30, call_strength=0.25, raise_strength=0.60
-    ),
-    "tight-passive": Style(play_fraction=0.22, raise_fraction=0.03, call_strength=0.55, raise_strength=0.92),
-    "tight-aggressive": Style(
-        play_fraction=0.22, raise_fraction=0.12, call_strength=0.55, raise_strength=0.72
-    ),
+    "loose-passive": Style(0.60, 0.03, 0.30, 0.20, 0.85, 0.40, 0.0),
+    "loose-aggressive": Style(0.60, 0.35, 0.60, 0.20, 0.50, 0.20, 0.15),
+    "tight-passive": Style(0.20, 0.03, 0.10, 0.55, 0.85, 0.85, 0.0),
+    "tight-aggressive": Style(0.20, 0.10, 0.10, 0.55, 0.65, 0.65, 0.05),
 }
 
 
-def income_rate_quantile(players: int, top_fraction: float) -> float:
-    """The income rate (x 1000) above which lie the best `top_fraction` of the 1,326 holdings."""
+def income_rate_table_players(players: int) -> int:
+    """The income-rate table a stereotype ranks holdings by: IR2, IR4 (3-4 dealt in) or IR7 (5 or more)."""
+    return 2 if players <= 2 else 4 if players <= 4 else 7
+
+
+@cache
+def income_rate_cutoff(players: int, top_fraction: float) -> float:
+    """The income rate (x 1000) from which a holding is among the best `top_fraction` of the 1,326 on the
+    `players` table (a holding plays if its rate is at least this)."""
     ordered = sorted_income_rates(players)
     return float(ordered[min(len(ordered) - 1, int((1.0 - top_fraction) * len(ordered)))])
 
@@ -71,18 +85,23 @@ class StereotypeAgent(Agent):
 
     def act(self, view: SeatView) -> int:
         style = self.style
+        can_raise = RAISE in view.legal_actions
+        raised = view.raises >= RAISED and view.to_call > 0
         if view.round == PREFLOP:
-            players = min(max(view.players, 2), 10)
-            rate = shipped_table(players)[hand_type(view.hole)]
-            wants_raise = rate >= income_rate_quantile(players, style.raise_fraction)
-            plays = rate >= income_rate_quantile(players, style.play_fraction)
-        else:
-            opponents = view.active_players - 1
-            hs_n = hand_strength(view.hole, view.board, None, opponents).hs_n
-            wants_raise = hs_n >= style.raise_strength
-            plays = hs_n >= style.call_strength
-        if wants_raise and RAISE in view.legal_actions:
+            table = income_rate_table_players(view.players)
+            rate = shipped_table(table).income_rate[type_of_codes(*view.hole)]
+            if can_raise and rate >= income_rate_cutoff(table, style.raise_fraction):
+                return RAISE
+            if raised:
+                return CALL if rate >= income_rate_cutoff(table, style.raised_fraction) else FOLD
+            return (
+                CALL if view.to_call == 0 or rate >= income_rate_cutoff(table, style.play_fraction) else FOLD
+            )
+        x = uniform_strength(view.hole, view.board) ** (view.active_players - 1)
+        if can_raise and x >= style.raise_x:
             return RAISE
-        if plays or view.to_call == 0:
-            return CALL
-        return FOLD
+        if view.to_call == 0:
+            return RAISE if can_raise and style.bluff and self.rng.random() < style.bluff else CALL
+        if raised and x < style.raised_x:
+            return FOLD
+        return CALL if x >= style.continue_x else FOLD

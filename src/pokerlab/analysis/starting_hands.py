@@ -47,7 +47,13 @@ def hand_type(hole: CardsLike) -> str:
     codes = parse_cards(hole)
     if len(codes) != 2:
         raise InvalidCards(f"a starting hand has 2 cards; got {len(codes)}: {format_cards(codes)!r}")
-    (r1, s1), (r2, s2) = divmod(codes[0], 4), divmod(codes[1], 4)
+    return type_of_codes(codes[0], codes[1])
+
+
+def type_of_codes(first: int, second: int) -> str:
+    """The type of two distinct card codes, unchecked (an engine view's hole cards): `hand_type` without
+    parsing."""
+    (r1, s1), (r2, s2) = divmod(first, 4), divmod(second, 4)
     return _name(max(r1, r2), min(r1, r2), s1 == s2)
 
 

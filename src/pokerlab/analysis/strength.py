@@ -103,6 +103,18 @@ def strength_counts(hole: np.ndarray, board: np.ndarray, weights: np.ndarray) ->
     return ahead, tied, behind
 
 
+_UNIFORM_TABLE = uniform_weights()
+
+
+def uniform_strength(hole: Sequence[int], board: Sequence[int]) -> float:
+    """HS against one uniformly random holding, from card codes an engine view already checked (no parsing):
+    the fast path of players that need it at every decision; `hand_strength` is its reference."""
+    ahead, tied, behind = strength_counts(
+        np.array(hole, dtype=np.uint8), np.array(board, dtype=np.uint8), _UNIFORM_TABLE
+    )
+    return (ahead + tied / 2) / (ahead + tied + behind)
+
+
 def strength_of(known: Situation, opponents: int = 1) -> HandStrength:
     """Hand strength in a prepared `Situation`; HS_n for `opponents` = n >= 1."""
     if not isinstance(opponents, int) or opponents < 1:

@@ -409,8 +409,37 @@ def cmd_history_show(args: argparse.Namespace) -> int:
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
-    """Run one of the papers' experiments (duplicate, pooled per player kind) and report each kind."""
-    kwargs = {"deals": args.deals} if args.deals is not None else {}
+    """Run one of the papers' experiments and report it: Loki's (duplicate, pooled per player kind; loki2:
+    Peña's design) or Barone & While's (epochs of an evolving player: bw-1, bw-2, bw-3)."""
+    from pokerlab.agents.evolving.config import parse_settings
+    from pokerlab.experiments import BW_EXPERIMENTS, BWResult
+
+    evolving = args.name in BW_EXPERIMENTS
+    given = {
+        "--deals": args.deals,
+        "--epochs": args.epochs,
+        "--runs": args.runs,
+        "--player": args.player,
+        "--set": args.set,
+    }
+    wrong = [k for k, v in given.items() if v is not None and (k == "--deals") == evolving]
+    if args.player and args.name != "bw-3":
+        wrong.append("--player")
+    if wrong or (evolving and args.resume):
+        bad = wrong[0] if wrong else "--resume"
+        raise _UsageError(f"{bad} does not apply to experiment {args.name}")
+    for name in ("deals", "epochs", "runs"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise _UsageError(f"--{name} must be a positive integer, got {value}")
+    if evolving:
+        kwargs = {
+            k: v for k, v in (("epochs", args.epochs), ("runs", args.runs), ("players", args.player)) if v
+        }
+        options = {"config": parse_settings(args.set or "")}
+    else:
+        kwargs = {"deals": args.deals} if args.deals is not None else {}
+        options = {"resume": args.resume}
     if args.reading is not None:
         if args.name not in READABLE:
             raise ConfigError(f"--reading applies to {' and '.join(READABLE)}, not {args.name}")
@@ -420,15 +449,15 @@ def cmd_experiment(args: argparse.Namespace) -> int:
             raise ConfigError(f"--only chooses loki2 match-ups; experiment {args.name!r} has none")
         kwargs["only"] = args.only
     result = EXPERIMENTS[args.name](
-        seed=args.seed,
-        workers=args.workers,
-        out=args.out,
-        progress=_progress(args),
-        resume=args.resume,
-        **kwargs,
+        seed=args.seed, workers=args.workers, out=args.out, progress=_progress(args), **options, **kwargs
     )
     if args.json:
         print(json.dumps(result.to_json()))
+        return 0
+    if isinstance(result, BWResult):
+        print("\n".join(result.lines))
+        if result.out:
+            print(f"results in {result.out} (summary.json, epochs.json, PNG plots, evolved players .npz)")
         return 0
     print(f"{args.name}: {result.deals} deals, {result.hands} hands, seed {args.seed}")
     width = max(22, 2 + max(len(r.agent) for r in result.results))
@@ -442,6 +471,52 @@ def cmd_experiment(args: argparse.Namespace) -> int:
             else "pooled_bankroll.png, pooled_summary.json"
         )
         print(f"results in {result.out} ({files})")
+    return 0
+
+
+def cmd_show_player(args: argparse.Namespace) -> int:
+    """Plot what an evolved Barone & While player does where: for each opponent segment, the average
+    candidate of each population (rows: position, columns: bets to call) as P(fold), P(call), P(raise)
+    against x, the probability of winning."""
+    from pokerlab.agents.evolving import EvolvingAgent
+    from pokerlab.agents.evolving.situation import STAGES
+    from pokerlab.experiments.bw_plots import plot_controller
+
+    player = EvolvingAgent.from_file(args.file)
+    cube = player.cube
+    segments = [args.segment] if args.segment else list(cube.segments)
+    for segment in segments:
+        if segment not in cube.segments:
+            raise _UsageError(f"no segment {segment!r} in {args.file}; it has {', '.join(cube.segments)}")
+    stage = STAGES.index(args.stage)
+    out = Path(args.out) if args.out else Path(args.file).with_suffix("")
+    written = []
+    for segment in segments:
+        path = out.parent / f"{out.name}-{args.stage}-{segment.replace(' ', '-')}.png"
+        plot_controller(cube, segment, path, f"{Path(args.file).name}", stage)
+        written.append(str(path))
+    s = [cube.segments.index(g) for g in segments]
+    about = {
+        "file": str(args.file),
+        "agent": player.name,
+        "segments": list(cube.segments),
+        "population_size": int(cube.genes.shape[1]),
+        "generations": {
+            g: int(cube.generation.reshape(len(cube.segments), -1)[i].max())
+            for g, i in zip(segments, s, strict=True)
+        },
+        "plots": written,
+    }
+    if args.json:
+        print(json.dumps(about))
+        return 0
+    print(
+        f"{args.file}: {player.name}, segments {', '.join(cube.segments)}, "
+        f"populations of {about['population_size']}"
+    )
+    for g in segments:
+        print(f"  {g}: up to {about['generations'][g]} generations")
+    print("plots: " + ", ".join(written))
     return 0
 
 
@@ -616,6 +691,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="loki2 match-ups, comma-separated: betting, reweighting, triples, simulation, sim-call",
     )
+    p.add_argument("--epochs", type=int, default=None, help="bw-*: epochs of 100 hands (default 1000)")
+    p.add_argument("--runs", type=int, default=None, help="bw-*: independent runs, seeds seed.. (5, 1, 3)")
+    p.add_argument(
+        "--player", action="append", default=None, help="bw-3: an evolved-A file of bw-2 (repeatable)"
+    )
+    p.add_argument(
+        "--set", default=None, help="bw-*: evolving-player switches, e.g. multiway_x=single,sigma=0.1"
+    )
     p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
     p.add_argument("--out", default=None, help="results folder")
@@ -623,6 +706,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue a killed run in --out (same command)")
     _add_progress_option(p)
     p.set_defaults(func=cmd_experiment)
+
+    p = sub.add_parser(
+        "show-player", help="plot an evolved Barone & While player", description=cmd_show_player.__doc__
+    )
+    p.add_argument("file", help="an evolving player's file (.npz, from bw-1, bw-2 or save)")
+    p.add_argument(
+        "--stage", choices=["pre-flop", "post-flop", "post-turn", "post-river"], default="post-river"
+    )
+    p.add_argument("--segment", default=None, help="one opponent segment (default: each)")
+    p.add_argument("--out", default=None, help="PNG name stem (default: beside the file)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show_player)
 
     p = sub.add_parser("history", help="hand histories", description="Work with hand histories.")
     hist = p.add_subparsers(dest="history_command", required=True, parser_class=_Parser)

@@ -1,0 +1,109 @@
+"""The switches of the evolving player: every [OUR CHOICE] of docs/barone-while.md, faithful default first.
+
+Barone & While 2000 leave much unsaid (docs/barone-while.md §13); each reading we had to choose is a field
+here, so that the alternatives can be run side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pokerlab.errors import ConfigError
+
+#: field -> the values it allows (the first is the default).
+CHOICES: dict[str, tuple] = {
+    "multiway_x": ("power", "single"),  # §2: x = x1^n, or x1 for each per-opponent decision
+    "preflop_x": ("ir2",),  # §2: x1 = (IR2/1000 + 1)/2 from the shipped two-player income rates
+    "fold_when_free": ("check", "fold"),  # §4: a suggested fold with nothing to call
+    "position_rule": ("acting_order", "dealt_order"),  # §5: among players still in, or all dealt in
+    "bets_rounding": ("ceil", "floor"),  # §5: chips to call / bet size, rounded
+    "opponent_segments": ("style", "seat"),  # §5: one segment per stereotype label, or per seat
+    "suggest_rule": ("shared_u", "argmax"),  # §7: which members "suggest the same action"
+    "fitness": ("mean", "sum"),  # §7
+    "es_scheme": ("per_slot", "truncation"),  # §8: each slot keeps a parent and a playing child, or
+    #                                           the best quarter of the population breeds the next (comma)
+    "mutate_space": ("genes", "log_eval"),  # §8
+    "frozen_play": ("cycle", "average"),  # §11 exp. 3: a frozen player cycles its members, or plays
+    #                                        each population's average candidate
+}
+
+
+@dataclass(frozen=True)
+class EvolvingConfig:
+    """How the evolving player of Barone & While 2000 reads the game and evolves (docs/barone-while.md §2-8).
+
+    Numbers: ``population_size`` candidates per population (20, SRC), reproduction when every member has
+    been used ``uses_per_generation`` times (25, SRC), mutation step ``sigma`` (0.05), Rechenberg's
+    one-fifth rule on or off (σ adapted every ``one_fifth_window`` comparisons, kept in
+    [``sigma_min``, ``sigma_max``]). ``shared_u``: one uniform for all per-opponent suggestions of a
+    decision; ``credit_once_per_hand``: a member credited at several decisions of a hand counts it once.
+    """
+
+    multiway_x: str = "power"
+    preflop_x: str = "ir2"
+    fold_when_free: str = "check"
+    position_rule: str = "acting_order"
+    bets_rounding: str = "ceil"
+    opponent_segments: str = "style"
+    shared_u: bool = True
+    suggest_rule: str = "shared_u"
+    credit_once_per_hand: bool = True
+    fitness: str = "mean"
+    es_scheme: str = "per_slot"
+    mutate_space: str = "genes"
+    frozen_play: str = "cycle"
+    population_size: int = 20
+    uses_per_generation: int = 25
+    sigma: float = 0.05
+    one_fifth_rule: bool = False
+    one_fifth_window: int = 10
+    sigma_min: float = 0.005
+    sigma_max: float = 0.25
+
+    def __post_init__(self) -> None:
+        for name, allowed in CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ConfigError(
+                    f"EvolvingConfig.{name} must be one of {', '.join(map(repr, allowed))}; "
+                    f"got {getattr(self, name)!r}"
+                )
+        for name in ("shared_u", "credit_once_per_hand", "one_fifth_rule"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"EvolvingConfig.{name} must be true or false, got {getattr(self, name)!r}")
+        for name in ("population_size", "uses_per_generation", "one_fifth_window"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ConfigError(f"EvolvingConfig.{name} must be an integer >= 1, got {value!r}")
+        for name in ("sigma", "sigma_min", "sigma_max"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
+                raise ConfigError(f"EvolvingConfig.{name} must be a number in [0, 1], got {value!r}")
+        if not self.sigma_min <= self.sigma_max:
+            raise ConfigError(
+                f"EvolvingConfig needs sigma_min <= sigma_max, got {self.sigma_min} > {self.sigma_max}"
+            )
+
+
+def parse_settings(text: str) -> EvolvingConfig:
+    """An `EvolvingConfig` from "name=value,name=value" (e.g. "multiway_x=single,sigma=0.1"); unknown names
+    and values of the wrong kind raise `ConfigError` naming the allowed ones."""
+    defaults = EvolvingConfig()
+    values: dict = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or name not in EvolvingConfig.__dataclass_fields__:
+            known = ", ".join(EvolvingConfig.__dataclass_fields__)
+            raise ConfigError(f"bad setting {item!r}: write name=value with a name among {known}")
+        kind = type(getattr(defaults, name))
+        raw = raw.strip()
+        try:
+            if kind is bool:
+                if raw.lower() not in ("true", "false"):
+                    raise ValueError
+                values[name] = raw.lower() == "true"
+            else:
+                values[name] = kind(raw)
+        except ValueError:
+            raise ConfigError(f"setting {name} takes a {kind.__name__}, got {raw!r}") from None
+    return EvolvingConfig(**values)

@@ -1,0 +1,1 @@
+"""Trainers: what changes a learning player over many hands (Barone & While's epochs of evolution)."""
