@@ -113,3 +113,17 @@ def test_trace_kernel_equals_the_numpy_reference(linear):
         values = accumulate_trace(net.theta, x, ks, 8, 3, linear, 0.6, trace)
         assert np.allclose(values, y[ks], rtol=1e-13, atol=1e-15)
         assert np.allclose(trace, expected, rtol=1e-13, atol=1e-15)
+
+
+def test_a_pickled_network_keeps_one_weight_vector():
+    """A copy (pickle, as the arena and the trainer's checkpoints make) learns through the same views."""
+    import pickle
+
+    net = pickle.loads(pickle.dumps(Network(4, 3, 2, True, np.random.default_rng(0))))
+    chain = TDChain(net, 0.5)
+    x = np.ones(4)
+    before = net(x).copy()
+    chain.visit(x, [0], 0.5)
+    chain.finish(np.array([before[0] + 1.0]), 0.5)
+    assert net(x)[0] > before[0]
+    assert np.shares_memory(net.w1, net.theta) and np.shares_memory(net.b2, net.theta)

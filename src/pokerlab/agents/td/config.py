@@ -12,9 +12,7 @@ alone (``dataclasses.replace(PRESETS["faithful"], head="action_value")``). The p
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, fields, replace
-from pathlib import Path
 
 from pokerlab.errors import ConfigError
 
@@ -142,21 +140,6 @@ class TDConfig:
                 f"unknown td config field(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
             )
         return cls(**data)
-
-
-def load_config(path: str | Path) -> TDConfig:
-    """A config from a JSON file: a preset name under "preset" (optional) and fields that override it."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"no td config file {str(path)!r}") from None
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"td config {path} is not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"td config {path} must hold a JSON object of fields")
-    base = preset(data.pop("preset", "faithful"))
-    return TDConfig.from_json({**base.to_json(), **data})
 
 
 FAITHFUL = TDConfig()

@@ -87,15 +87,21 @@ class Network:
     ) -> None:
         self.linear = linear
         self.shapes = [(hidden, inputs), (hidden,), (outputs, hidden), (outputs,)]
-        sizes = [int(np.prod(shape)) for shape in self.shapes]
-        self.theta = np.zeros(sum(sizes))  # every weight in one vector; w1 .. b2 are views into it
-        ends = np.cumsum(sizes)
-        self.w1, self.b1, self.w2, self.b2 = (
-            self.theta[end - size : end].reshape(shape)
-            for end, size, shape in zip(ends, sizes, self.shapes, strict=True)
-        )
+        ends = np.cumsum([int(np.prod(shape)) for shape in self.shapes]).tolist()
+        self.spans = list(zip([0, *ends[:-1]], ends, strict=True))
+        self.theta = np.zeros(ends[-1])  # every weight in one vector; w1 .. b2 are views into it
         self.w1[...] = rng.uniform(-scale, scale, (hidden, inputs))
         self.w2[...] = rng.uniform(-scale, scale, (outputs, hidden))
+
+    def _view(self, index: int) -> np.ndarray:
+        start, end = self.spans[index]
+        return self.theta[start:end].reshape(self.shapes[index])
+
+    # views made on demand, so that a pickled (copied) network keeps a single weight vector
+    w1 = property(lambda self: self._view(0), doc="input-to-hidden weights (hidden x inputs), a view")
+    b1 = property(lambda self: self._view(1), doc="hidden biases, a view")
+    w2 = property(lambda self: self._view(2), doc="hidden-to-output weights (outputs x hidden), a view")
+    b2 = property(lambda self: self._view(3), doc="output biases, a view")
 
     @property
     def params(self) -> list[np.ndarray]:
@@ -133,10 +139,10 @@ class Network:
 
     def split(self, flat: np.ndarray) -> list[np.ndarray]:
         """A vector laid out like `theta` as arrays shaped like w1, b1, w2, b2 (views)."""
-        ends = np.cumsum([int(np.prod(shape)) for shape in self.shapes])
+        lead = flat.shape[:-1]
         return [
-            flat[..., e - int(np.prod(sh)) : e].reshape(*flat.shape[:-1], *sh)
-            for e, sh in zip(ends, self.shapes, strict=True)
+            flat[..., a:b].reshape(*lead, *shape)
+            for (a, b), shape in zip(self.spans, self.shapes, strict=True)
         ]
 
     def state(self) -> dict[str, np.ndarray]:
