@@ -125,3 +125,9 @@ def test_cli_train_td(tmp_path, capsys):
     assert "not both" in capsys.readouterr().err
     assert main(["train", "td", "--hands", "0", "--out", str(tmp_path / "z")]) == 2
     assert main(["match", "--agents", f"td:{out}/checkpoint,call", "--hands", "10", "--json"]) == 0
+    summary = tmp_path / "summary"
+    assert main(["train", "summary", str(out), "--out", str(summary)]) == 0
+    rows = (summary / "summary.csv").read_text().splitlines()
+    assert len(rows) == 4 and rows[1].startswith("run,1,40,call,")
+    assert (summary / "curves.png").is_file() and (summary / "run-curve.csv").is_file()
+    assert main(["train", "summary", str(tmp_path / "z"), "--out", str(summary)]) == 2

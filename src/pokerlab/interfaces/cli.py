@@ -463,6 +463,18 @@ def cmd_train_td(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_summary(args: argparse.Namespace) -> int:
+    """Put finished `pokerlab train td` runs side by side: their small files, summary.csv (each run's
+    evaluation before training and at its end) and curves.png, in --out."""
+    from pokerlab.experiments.td_holdem import summarize_runs
+
+    rows = summarize_runs(args.runs, args.out, args.title)
+    for r in rows:
+        print(f"{r[0]:<24} vs {r[3]:<10} before {r[4]:+.3f}  after {r[7]:+.3f} [{r[8]:+.3f}, {r[9]:+.3f}]")
+    print(f"summary in {args.out}/summary.csv, {args.out}/curves.png")
+    return 0
+
+
 def _progress(args: argparse.Namespace) -> bool:
     """Show the progress bar (stderr: hands done, hands/s, time left) when asked, by default when stderr is
     a terminal: also with --json, whose numbers go to stdout; never into a log file or a pipe."""
@@ -648,6 +660,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the final evaluation as JSON")
     _add_progress_option(p)
     p.set_defaults(func=cmd_train_td)
+
+    p = trainers.add_parser("summary", help="runs side by side", description=cmd_train_summary.__doc__)
+    p.add_argument("runs", nargs="+", help="folders of finished `pokerlab train td` runs")
+    p.add_argument("--out", required=True, help="the results folder")
+    p.add_argument("--title", default="TD-Hold'em", help="the plot's title")
+    p.set_defaults(func=cmd_train_summary)
 
     p = sub.add_parser("history", help="hand histories", description="Work with hand histories.")
     hist = p.add_subparsers(dest="history_command", required=True, parser_class=_Parser)

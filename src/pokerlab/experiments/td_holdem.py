@@ -1,0 +1,103 @@
+"""TD-Hold'em's evidence (LEARNING-SPEC §A.9): several training runs' evaluations side by side.
+
+`summarize_runs` reads the folders `pokerlab train td` wrote and writes, into one results folder, each
+run's small files (config.json, curve.csv, training.csv, final.json, curves.png, under the run's name), a
+``summary.csv`` with every run's evaluation before training and at its end (sb/hand, 95 % CI, the change),
+and ``curves.png``: one panel per evaluation opponent, one line per run.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+from pokerlab.errors import ConfigError
+
+RUN_FILES = ("config.json", "curve.csv", "training.csv", "final.json", "curves.png")
+SUMMARY_HEADER = [
+    "run",
+    "seed",
+    "hands",
+    "opponent",
+    "before",
+    "before_low",
+    "before_high",
+    "after",
+    "after_low",
+    "after_high",
+    "change",
+]
+
+
+def read_run(folder: Path) -> dict:
+    """A run's seed, evaluation rows (hands, opponent, sb/hand, low, high) and final evaluation."""
+    try:
+        meta = json.loads((folder / "config.json").read_text())
+        final = json.loads((folder / "final.json").read_text())
+        with (folder / "curve.csv").open() as file:
+            rows = [
+                (int(r[0]), r[1], float(r[2]), float(r[3]), float(r[4])) for r in list(csv.reader(file))[1:]
+            ]
+    except (OSError, ValueError, IndexError) as exc:
+        raise ConfigError(f"{folder} is not a finished `pokerlab train td` run ({exc})") from None
+    return {"name": folder.name, "seed": meta["seed"], "rows": rows, "final": final}
+
+
+def summarize_runs(folders: list[str | Path], out: str | Path, title: str = "TD-Hold'em") -> list[list]:
+    """Copy the runs' small files into `out`, write summary.csv and curves.png; returns the summary rows."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    runs = [read_run(Path(f)) for f in folders]
+    summary = []
+    for folder, run in zip(folders, runs, strict=True):
+        for name in RUN_FILES:
+            shutil.copyfile(Path(folder) / name, out / f"{run['name']}-{name}")
+        for result in run["final"]["results"]:
+            opponent = result["opponent"]
+            before = next(r for r in run["rows"] if r[0] == 0 and r[1] == opponent)
+            after = (result["sb_per_hand"], result["ci95_low"], result["ci95_high"])
+            summary.append(
+                [run["name"], run["seed"], run["final"]["hands"], opponent, *before[2:], *after]
+                + [round(after[0] - before[2], 6)]
+            )
+    with (out / "summary.csv").open("w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(SUMMARY_HEADER)
+        writer.writerows(summary)
+    _plot(runs, out / "curves.png", title)
+    return summary
+
+
+def _plot(runs: list[dict], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    opponents = list(dict.fromkeys(r[1] for run in runs for r in run["rows"]))
+    fig, axes = plt.subplots(1, len(opponents), figsize=(4.5 * len(opponents), 4), squeeze=False)
+    for ax, opponent in zip(axes[0], opponents, strict=True):
+        for run in runs:
+            rows = [r for r in run["rows"] if r[1] == opponent]
+            final = [r for r in run["final"]["results"] if r["opponent"] == opponent]
+            points = [(r[0], r[2], r[3], r[4]) for r in rows]
+            if final and all(p[0] != run["final"]["hands"] for p in points):
+                f = final[0]
+                points.append((run["final"]["hands"], f["sb_per_hand"], f["ci95_low"], f["ci95_high"]))
+            x = [p[0] for p in points]
+            y = [p[1] for p in points]
+            err = [[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]]
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=run["name"])
+        ax.axhline(0, color="grey", lw=0.8)
+        if opponent == "call":
+            ax.axhline(1.25, color="grey", ls="--", lw=0.8, label="best response")
+        ax.set_title(f"vs {opponent}")
+        ax.set_xlabel("training hands")
+        ax.set_ylabel("sb/hand, duplicate, 95% CI")
+        ax.legend(fontsize=7)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
