@@ -18,6 +18,7 @@ more slot for itself and its snapshots. The learner sits in position ``hand % 2`
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import pickle
@@ -145,13 +146,14 @@ def play_hand(agents: list[Agent], state: HandState, hand: int) -> HandState:
     """Play `state` out with ``agents[position]``: begin_hand, act, observe and end_hand as `pokerlab.arena`'s
     table does, but in the caller's process with every error raised (a learner's bug must not pass as a
     fault) and with the agents free to change from hand to hand."""
+    configs = [copy.copy(state.config) for _ in agents]  # each seat its own copy, as at the table
     for p, agent in enumerate(agents):
         if overrides(agent, "begin_hand"):
-            agent.begin_hand(hand_start(state, p, hand=hand))
+            agent.begin_hand(hand_start(state, p, None, configs[p], hand))
     observers = [a for a in agents if overrides(a, "observe")]
     while state.actor >= 0:
         p = state.actor
-        state.act(agents[p].act(seat_view(state, p)))
+        state.act(agents[p].act(seat_view(state, p, None, configs[p])))
         for agent in observers:
             agent.observe(state.actions[-1])
     for p, agent in enumerate(agents):

@@ -29,12 +29,16 @@ _TABLE_STRAIGHTS = {FLOP: (0, 0, 0, 1, 0), TURN: (0, 3, 2, 0, 0), RIVER: (5, 0, 
 _TABLE_STRAIGHTS_FIXED = {**_TABLE_STRAIGHTS, RIVER: (5, 4, 3, 0, 0)}
 
 
+#: The unary codes of 0 .. slots ones, by number of slots (5 for the seed's features, 6 for the extras).
+_CODES = {slots: [[1.0] * k + [0.0] * (slots - k) for k in range(slots + 1)] for slots in (5, 6)}
+
+
 def unary(value: float, slots: int = 5, rounding: str = "half_up") -> list[float]:
     """k = clip(round(value), 0, slots) ones then zeros (§A.3.2; 2.8 -> 1 1 1 0 0); "half_up" rounds 2.5
-    to 3, "half_even" to 2 (Python's rounding)."""
+    to 3, "half_even" to 2 (Python's rounding). The list returned is shared: do not change it."""
     k = math.floor(value + 0.5) if rounding == "half_up" else round(value)
-    k = min(max(k, 0), slots)
-    return [1.0] * k + [0.0] * (slots - k)
+    k = 0 if k < 0 else (slots if k > slots else k)
+    return _CODES[slots][k] if slots in _CODES else [1.0] * k + [0.0] * (slots - k)
 
 
 def card_value(code: int) -> int:

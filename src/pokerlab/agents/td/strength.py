@@ -13,6 +13,7 @@ against one uniformly random hand, both in [0, 1] with ties counted half.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numba as nb
 import numpy as np
@@ -27,9 +28,14 @@ _UNIFORM = np.ones(1326)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
+@cache
+def _preflop_equity(low: int, high: int) -> float:
+    return (shipped_table(2).of([low, high]) / 1000 + 1) / 2
+
+
 def preflop_equity(hole: Sequence[int]) -> float:
     """All-in equity of two hole cards against one random hand, from the shipped IR2 table."""
-    return (shipped_table(2).of(list(hole)) / 1000 + 1) / 2
+    return _preflop_equity(min(hole), max(hole))
 
 
 def uniform_strength(hole: Sequence[int], board: Sequence[int]) -> float:
