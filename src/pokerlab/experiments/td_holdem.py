@@ -1,9 +1,14 @@
-"""TD-Hold'em's evidence (LEARNING-SPEC §A.9): several training runs' evaluations side by side.
+"""TD-Hold'em's evidence (LEARNING-SPEC §A.9): several training runs' evaluations side by side, and the
+opponent-modelling study of §A.10 (a).
 
 `summarize_runs` reads the folders `pokerlab train td` wrote and writes, into one results folder, each
 run's small files (config.json, curve.csv, training.csv, final.json, curves.png, under the run's name), a
 ``summary.csv`` with every run's evaluation before training and at its end (sb/hand, 95 % CI, the change),
 and ``curves.png``: one panel per evaluation opponent, one line per run.
+
+`opponent_model_study` measures how well the next-action network of `pokerlab.modeling.next_action`
+predicts each opponent, against the frequency table and a uniform guess: it watches `train_hands` of the
+opponent against a partner (learning online), then scores the three on the next `test_hands` (frozen).
 """
 
 from __future__ import annotations
@@ -13,7 +18,14 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
+
+from pokerlab.agents import Agent, make_agent
+from pokerlab.arena.dealing import Dealer
+from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
+from pokerlab.learning.td import play_hand
+from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
 
 RUN_FILES = ("config.json", "curve.csv", "training.csv", "final.json", "curves.png")
 SUMMARY_HEADER = [
@@ -101,3 +113,69 @@ def _plot(runs: list[dict], path: Path, title: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+class Watched(Agent):
+    """An agent whose every decision is recorded as (context, action) for the modeller."""
+
+    def __init__(self, inner: Agent) -> None:
+        super().__init__()
+        self.inner = inner
+        self.seen: list[tuple[np.ndarray, int]] = []
+
+    def seed(self, rng: np.random.Generator) -> None:
+        self.inner.seed(rng)
+
+    def begin_hand(self, start) -> None:
+        self.inner.begin_hand(start)
+
+    def observe(self, record) -> None:
+        self.inner.observe(record)
+
+    def act(self, view) -> int:
+        choice = self.inner.act(view)
+        action = choice if isinstance(choice, int) else choice[0]
+        self.seen.append((context(view), int(action)))
+        return action
+
+    def end_hand(self, end) -> None:
+        self.inner.end_hand(end)
+
+
+MODEL_HEADER = ["opponent", "decisions", "model", "accuracy", "log_loss"]
+
+
+def opponent_model_study(
+    opponents: list[str], train_hands: int, test_hands: int, seed: int, partner: str = "random"
+) -> list[list]:
+    """Rows (opponent, held-out decisions, model, accuracy, log-loss) for the network, the frequency table
+    and the uniform guess (log-loss ln 3), each opponent heads-up against `partner`."""
+    rows = []
+    rng = np.random.default_rng(seed)
+    game = GameConfig()
+    for name in opponents:
+        watched = Watched(make_agent(name))
+        other = make_agent(partner)
+        for agent in (watched, other):
+            agent.seed(np.random.default_rng(rng.integers(2**63)))
+        network, table = NextActionNetwork(np.random.default_rng(rng.integers(2**63))), FrequencyTable()
+        dealer = Dealer(int(rng.integers(2**62)))
+        for hand in range(train_hands + test_hands):
+            if hand == train_hands:
+                watched.seen = []
+            agents = [watched, other] if hand % 2 else [other, watched]
+            cards = dealer.cards(hand, 2)
+            play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand)
+            if hand < train_hands:
+                for x, a in watched.seen:
+                    network.learn(x, a)
+                    table.learn(x, a)
+                watched.seen = []
+        xs, actions = [x for x, _ in watched.seen], [a for _, a in watched.seen]
+        for label, model in (("network", network), ("frequency table", table)):
+            rows.append([name, len(xs), label, *(round(v, 4) for v in scores(model, xs, actions))])
+        uniform = (
+            float(np.mean([1 / 3 if a in (0, 1, 2) else 0 for a in actions])) if actions else float("nan")
+        )
+        rows.append([name, len(xs), "uniform", round(uniform, 4), round(float(np.log(3)), 4)])
+    return rows

@@ -475,6 +475,22 @@ def cmd_train_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_opponent_model(args: argparse.Namespace) -> int:
+    """Train the next-action network (LEARNING-SPEC §A.10) on each opponent heads-up against a partner and
+    score it on held-out hands against a frequency table and a uniform guess; writes model_study.csv/png."""
+    from pokerlab.agents import parse_lineup
+    from pokerlab.experiments.td_holdem import opponent_model_study, write_model_study
+
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
+    rows = opponent_model_study(opponents, args.train_hands, args.test_hands, args.seed, args.partner)
+    write_model_study(rows, args.out)
+    print(f"{'opponent':<18}{'decisions':>10}  {'model':<16}{'accuracy':>9}{'log-loss':>9}")
+    for r in rows:
+        print(f"{r[0]:<18}{r[1]:>10}  {r[2]:<16}{r[3]:>9.3f}{r[4]:>9.3f}")
+    print(f"results in {args.out}/model_study.csv, {args.out}/model_study.png")
+    return 0
+
+
 def _progress(args: argparse.Namespace) -> bool:
     """Show the progress bar (stderr: hands done, hands/s, time left) when asked, by default when stderr is
     a terminal: also with --json, whose numbers go to stdout; never into a log file or a pipe."""
@@ -666,6 +682,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="the results folder")
     p.add_argument("--title", default="TD-Hold'em", help="the plot's title")
     p.set_defaults(func=cmd_train_summary)
+
+    p = trainers.add_parser(
+        "opponent-model", help="next-action prediction study", description=cmd_train_opponent_model.__doc__
+    )
+    p.add_argument("--opponents", required=True, help="agents to model, e.g. random,loose-aggressive")
+    p.add_argument("--partner", default="random", help="who they play against (default random)")
+    p.add_argument("--train-hands", type=_int_in(1, 10**8, "hands"), default=3000, help="hands to learn from")
+    p.add_argument("--test-hands", type=_int_in(1, 10**8, "hands"), default=1000, help="held-out hands")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
+    p.add_argument("--out", required=True, help="the results folder")
+    p.set_defaults(func=cmd_train_opponent_model)
 
     p = sub.add_parser("history", help="hand histories", description="Work with hand histories.")
     hist = p.add_subparsers(dest="history_command", required=True, parser_class=_Parser)
