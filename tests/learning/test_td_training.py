@@ -32,7 +32,7 @@ class Killed(Exception):
 
 
 def test_resume_is_identical_to_an_uninterrupted_run(tmp_path):
-    config = PRESETS["repaired"]
+    config = replace(PRESETS["repaired"], average_policy=True, average_capacity=50)  # every part in play
     whole = train(config, SCHEDULE, 300, 7, tmp_path / "whole")
 
     def kill_at_250(line):
@@ -51,6 +51,8 @@ def test_resume_is_identical_to_an_uninterrupted_run(tmp_path):
         agent.load(tmp_path / run / "checkpoint.npz")
     assert np.array_equal(saved[0].learner.network.theta, saved[1].learner.network.theta)
     assert saved[0].learner.hands == 300
+    assert np.array_equal(saved[0].learner.average.network.theta, resumed.learner.average.network.theta)
+    assert whole.learner.average.seen > 50  # it recorded the stage-2 decisions
     # a shorter run resumed to a longer one equals the longer one, too
     train(config, SCHEDULE, 200, 7, tmp_path / "short")
     train(config, SCHEDULE, 300, 7, tmp_path / "short", resume=True)

@@ -216,6 +216,8 @@ class Trainer:
 
     def train_hand(self, dealer: Dealer, game: GameConfig) -> int:
         """One training hand; returns the learner's net chips."""
+        s = self.schedule
+        self.learner.record_average = not s.stage2_after or self.done >= s.stage2_after
         name, opponent = self.draw_opponent()
         me = self.live[0]
         me.opponent_id = self.opponent_id(name)

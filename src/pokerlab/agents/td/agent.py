@@ -15,6 +15,7 @@ import numpy as np
 
 from pokerlab.actions import FOLD
 from pokerlab.agents.base import Agent
+from pokerlab.agents.td.average import AveragePolicy
 from pokerlab.agents.td.config import PRESETS, TDConfig
 from pokerlab.agents.td.encoding import Encoder
 from pokerlab.agents.td.network import Network, TDChain
@@ -60,6 +61,12 @@ class TDLearner:
         self.class_counts = np.zeros(4)
         self.shared_chain = self.new_chain() if config.td_chain == "shared" else None
         self.last_visitor = -1
+        self.average = None
+        if config.average_policy:
+            self.average = AveragePolicy(
+                config.input_size, config.hidden, config.average_capacity, config.average_alpha, rng
+            )
+        self.record_average = True  # the trainer keeps it off in stage 1
 
     def new_chain(self) -> TDChain:
         """A trace chain on this network with the config's λ and update timing."""
@@ -97,6 +104,7 @@ class TDLearner:
             "hands": np.array(self.hands),
             "class_sums": self.class_sums.copy(),
             "class_counts": self.class_counts.copy(),
+            **({"average_theta": self.average.network.theta.copy()} if self.average else {}),
         }
 
     @classmethod
@@ -112,6 +120,8 @@ class TDLearner:
             learner.hands = int(state["hands"])
             learner.class_sums[:] = state["class_sums"]
             learner.class_counts[:] = state["class_counts"]
+            if learner.average is not None:
+                learner.average.network.theta[:] = state["average_theta"]
         except (KeyError, ValueError, ConfigError) as exc:
             raise CorruptData(f"not a TD player's learned state ({exc})") from None
         return learner
@@ -123,7 +133,9 @@ class TDAgent(Agent):
     With the class or value head it scores each action by the network's value of the situation just after
     it (after-states, §A.5); with action values it reads Q(s, call), Q(s, raise) before acting (§A.6.5).
     Folding is valued exactly and never by the network. Greedy, ties to the less aggressive action; ε-greedy
-    while learning. ``opponent_id`` sets the opponent-identity input (§A.8.3) when the config has one.
+    while learning. ``opponent_id`` sets the opponent-identity input (§A.8.3) when the config has one. With
+    the average policy (stage 3) a frozen player acts from it (``play_average``), a learning one records its
+    greedy decisions for it.
     """
 
     name = "td"
@@ -139,6 +151,7 @@ class TDAgent(Agent):
         self.chain = learner.shared_chain or learner.new_chain()
         self.opponent_id: int | None = None
         self.position = 0
+        self.play_average = learner.average is not None
 
     def forget(self) -> None:
         self.__init__(self.config)
@@ -191,6 +204,14 @@ class TDAgent(Agent):
             if values[a] > values[action]:
                 action = a
         learning = not self.frozen
+        average = self.learner.average
+        if average is not None and (learning and self.learner.record_average or self.play_average):
+            x = self.encoder(view, None, self.opponent_id)
+            if learning:
+                average.remember(x, action, self.rng)
+            elif self.rng.random() >= self.config.average_mix:  # else the greedy TD action
+                p = average.probabilities(x, options)
+                return int(self.rng.choice(3, p=p))
         if learning and self.learner.epsilon > 0 and self.rng.random() < self.learner.epsilon:
             action = options[int(self.rng.integers(len(options)))]
         if learning and action != FOLD:

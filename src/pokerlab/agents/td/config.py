@@ -48,6 +48,10 @@ class TDConfig:
     α_n = alpha / (1 + n / alpha_decay_hands) (0 = constant), ``lam`` (λ), exploration ε decaying linearly
     from ``epsilon_start`` to ``epsilon_end`` over ``epsilon_decay_hands``, ``hidden`` units, ``init_scale``
     (weights uniform in ±init_scale), ``fold_when_free`` (whether folding is offered when checking is free).
+
+    Average policy (§A.8.3 stage 3): ``average_policy`` switches it on; ``average_capacity`` decisions in
+    the reservoir, ``average_alpha`` its step, ``average_steps`` steps per training hand, ``average_mix``
+    the probability of the greedy TD action when playing from it.
     """
 
     unary_round: str = "half_up"
@@ -74,6 +78,11 @@ class TDConfig:
     hidden: int = 40
     init_scale: float = 0.1
     fold_when_free: bool = False
+    average_policy: bool = False
+    average_capacity: int = 20_000
+    average_alpha: float = 0.01
+    average_steps: int = 1
+    average_mix: float = 0.1
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -83,17 +92,32 @@ class TDConfig:
         for name in ("mean_halved", "table_river_straight_fix", "extra_inputs", "strength_inputs"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"td config {name} must be true or false, got {getattr(self, name)!r}")
-        if not isinstance(self.fold_when_free, bool):
-            raise ConfigError(f"td config fold_when_free must be true or false, got {self.fold_when_free!r}")
-        for name in ("flop_equity_samples", "opponent_ids", "alpha_decay_hands", "epsilon_decay_hands"):
+        for name in ("fold_when_free", "average_policy"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"td config {name} must be true or false, got {getattr(self, name)!r}")
+        for name in (
+            "flop_equity_samples",
+            "opponent_ids",
+            "alpha_decay_hands",
+            "epsilon_decay_hands",
+            "average_steps",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ConfigError(f"td config {name} must be an integer >= 0, got {value!r}")
-        for name, low in (("hidden", 1), ("threshold", 1)):
+        for name, low in (("hidden", 1), ("threshold", 1), ("average_capacity", 1)):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ConfigError(f"td config {name} must be an integer >= {low}, got {value!r}")
-        for name in ("alpha", "lam", "epsilon_start", "epsilon_end", "init_scale"):
+        for name in (
+            "alpha",
+            "lam",
+            "epsilon_start",
+            "epsilon_end",
+            "init_scale",
+            "average_alpha",
+            "average_mix",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
                 raise ConfigError(f"td config {name} must be a number in [0, 1], got {value!r}")
