@@ -87,3 +87,25 @@ def test_study_beats_the_uniform_guess_on_a_predictable_opponent():
     by_model = {r[2]: r for r in rows}
     assert by_model["frequency table"][4] < by_model["uniform"][4]
     assert by_model["network"][3] > 0.5 and by_model["network"][1] > 100
+
+
+def test_cli_opponent_model(tmp_path, capsys):
+    from pokerlab.interfaces.cli import main
+
+    out = tmp_path / "study"
+    args = [
+        "train",
+        "opponent-model",
+        "--opponents",
+        "tight-passive",
+        "--train-hands",
+        "60",
+        "--test-hands",
+        "30",
+    ]
+    assert main([*args, "--seed", "2", "--out", str(out)]) == 0
+    assert (
+        len((out / "model_study.csv").read_text().splitlines()) == 4 and (out / "model_study.png").is_file()
+    )
+    assert "tight-passive" in capsys.readouterr().out
+    assert main([*args[:3], "nobody", "--out", str(out)]) == 2

@@ -174,8 +174,36 @@ def opponent_model_study(
         xs, actions = [x for x, _ in watched.seen], [a for _, a in watched.seen]
         for label, model in (("network", network), ("frequency table", table)):
             rows.append([name, len(xs), label, *(round(v, 4) for v in scores(model, xs, actions))])
-        uniform = (
-            float(np.mean([1 / 3 if a in (0, 1, 2) else 0 for a in actions])) if actions else float("nan")
-        )
-        rows.append([name, len(xs), "uniform", round(uniform, 4), round(float(np.log(3)), 4)])
+        rows.append(
+            [name, len(xs), "uniform", round(1 / 3, 4), round(float(np.log(3)), 4)]
+        )  # expected values
     return rows
+
+
+def write_model_study(rows: list[list], out: str | Path) -> None:
+    """model_study.csv and model_study.png (held-out log-loss per opponent and model) in `out`."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / "model_study.csv").open("w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(MODEL_HEADER)
+        writer.writerows(rows)
+    opponents = list(dict.fromkeys(r[0] for r in rows))
+    models = list(dict.fromkeys(r[2] for r in rows))
+    fig, ax = plt.subplots(figsize=(1.6 * len(opponents) + 3, 4))
+    width = 0.8 / len(models)
+    for i, model in enumerate(models):
+        values = [next(r[4] for r in rows if r[0] == o and r[2] == model) for o in opponents]
+        ax.bar(np.arange(len(opponents)) + i * width, values, width, label=model)
+    ax.set_xticks(np.arange(len(opponents)) + 0.4 - width / 2, opponents, rotation=20, fontsize=8)
+    ax.set_ylabel("held-out log-loss (nats), lower is better")
+    ax.set_title("Next-action prediction (LEARNING-SPEC A.10)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "model_study.png", dpi=100)
+    plt.close(fig)
