@@ -195,10 +195,9 @@ def card_block(hole: Sequence[int], board: Sequence[int], config: TDConfig) -> n
     for value in hand_features(hole, board, config) + table_features(board, config):
         bits += unary(value, 5, config.unary_round)
     if config.strength_inputs:
-        for value in (
-            uniform_strength(hole, board),
-            showdown_equity(hole, board, config.flop_equity_samples),
-        ):
+        strength = uniform_strength(hole, board)
+        equity = strength if len(board) == 5 else showdown_equity(hole, board, config.flop_equity_samples)
+        for value in (strength, equity):  # on the river the showdown equity is HS_1
             bits += [value] + unary(5 * value, 5, config.unary_round)
     return np.array(bits)
 
