@@ -1,6 +1,8 @@
 """Agents by name, so that the CLI and experiments can say "loki1,call,random:8".
 
-Adding a player is one line: ``register("loki1", Loki1Agent)``. An agent outside the package is named by
+Adding a player is one line: ``register("loki1", Loki1Agent)``. A *family* takes an argument after a colon:
+``register_family("td", load_td_agent)`` makes "td:runs/td/checkpoint" the player saved there. An agent
+outside the package is named by
 where it lives: ``mypackage.mymodule:MyBot`` (an importable module) or ``path/to/bots.py:MyBot`` (a file);
 such agents are *external* and the arena isolates them by default.
 """
@@ -23,9 +25,11 @@ from pokerlab.agents.loki2 import VARIANTS as LOKI2_VARIANTS
 from pokerlab.agents.loki2 import Loki2Agent
 from pokerlab.agents.simple import CallAgent, RaiseAgent, RandomAgent
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
+from pokerlab.agents.td.agent import TDAgent, load_td_agent
 from pokerlab.errors import ConfigError
 
 _FACTORIES: dict[str, Callable[[], Agent]] = {}
+_FAMILIES: dict[str, Callable[[str], Agent]] = {}
 _DESCRIPTIONS: dict[str, str] = {}
 _EXTERNAL = re.compile(r"^(?P<where>[^:,]+):(?P<cls>[A-Za-z_][A-Za-z_0-9]*)$")
 
@@ -42,19 +46,35 @@ def register(name: str, factory: Callable[[], Agent], description: str | None = 
     _DESCRIPTIONS[name] = description
 
 
+def register_family(name: str, factory: Callable[[str], Agent], description: str) -> None:
+    """Make `factory(argument)` available as agent "name:argument" (e.g. a saved player's path)."""
+    if not name or name != name.lower() or any(c in name for c in ":, "):
+        raise ConfigError(f"agent family name {name!r} must be lower-case without ':', ',' or spaces")
+    _FAMILIES[name] = factory
+    _DESCRIPTIONS[f"{name}:ARG"] = description
+
+
+def _family(spec: str) -> tuple[Callable[[str], Agent], str] | None:
+    """(factory, argument) when `spec` is "family:argument" with a registered family."""
+    head, sep, argument = spec.partition(":")
+    if sep and argument and head in _FAMILIES:
+        return _FAMILIES[head], argument
+    return None
+
+
 def agent_names() -> list[str]:
-    """The registered agent names, sorted."""
+    """The registered agent names, sorted (families such as "td:PATH": see `agent_descriptions`)."""
     return sorted(_FACTORIES)
 
 
 def agent_descriptions() -> dict[str, str]:
     """Each registered agent's one-line description, by name (sorted)."""
-    return {name: _DESCRIPTIONS[name] for name in agent_names()}
+    return {name: _DESCRIPTIONS[name] for name in sorted(_DESCRIPTIONS)}
 
 
 def is_external(spec: str) -> bool:
     """Whether `spec` names an agent outside the registry ("module:Class" or "file.py:Class")."""
-    return spec not in _FACTORIES and _EXTERNAL.match(spec) is not None
+    return spec not in _FACTORIES and _family(spec) is None and _EXTERNAL.match(spec) is not None
 
 
 def _load_class(spec: str) -> type:
@@ -89,6 +109,11 @@ def make_agent(spec: str) -> Agent:
     """A fresh agent: a registered name, or "module:Class" / "file.py:Class" for one's own bot (built with
     no arguments). `ConfigError` lists the known names otherwise."""
     factory = _FACTORIES.get(spec)
+    family = _family(spec) if factory is None else None
+    if family is not None:
+        agent = family[0](family[1])
+        agent.name = spec
+        return agent
     if factory is None:
         if _EXTERNAL.match(spec) is None:
             raise ConfigError(
@@ -112,7 +137,7 @@ def parse_lineup(text: str) -> list[str]:
             spec, count = head, int(tail)
             if count < 1:
                 raise ConfigError(f"bad count in {item!r}: write name:COUNT with COUNT >= 1")
-        elif sep and head in _FACTORIES:
+        elif sep and head in _FACTORIES and _family(item) is None:
             raise ConfigError(f"bad count {tail!r} in {item!r}: write name:COUNT with COUNT >= 1")
         if spec not in _FACTORIES:
             make_agent(spec)  # raises with the known names, or loads the external class to check it
@@ -147,4 +172,8 @@ register(
     "bw-a",
     partial(EvolvingAgent, start="player_a"),
     "Barone & While (2000) evolving hypercube starting from player A (tight-aggressive)",
+)
+register("td", TDAgent, "TD-Hold'em (seed 003), repaired preset, untrained: learns during its session")
+register_family(
+    "td", load_td_agent, "TD-Hold'em player saved by `pokerlab train td`, frozen (td:DIR/checkpoint)"
 )

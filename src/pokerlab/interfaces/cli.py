@@ -520,6 +520,70 @@ def cmd_show_player(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_td(args: argparse.Namespace) -> int:
+    """Train a TD-Hold'em player (LEARNING-SPEC Part A) into --out: progress with a running win rate,
+    checkpoints every so many hands (--resume continues one to the same result), learning curves as PNG;
+    the player is then "td:OUT/checkpoint" in any match."""
+    from pokerlab.learning.td import run_config, train
+
+    if args.preset and args.config:
+        raise _UsageError("give --preset or --config, not both")
+    config, schedule = run_config(args.preset, args.config)
+    changes = {
+        k: getattr(args, k) for k in ("eval_every", "eval_deals", "checkpoint_every") if getattr(args, k)
+    }
+    if changes:
+        schedule = type(schedule)(**{**schedule.to_json(), **changes})
+    show = _progress(args)
+    trainer = train(
+        config,
+        schedule,
+        args.hands,
+        args.seed,
+        args.out,
+        resume=args.resume,
+        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+    )
+    final = json.loads((Path(args.out) / "final.json").read_text())
+    if args.json:
+        print(json.dumps(final))
+        return 0
+    print(f"trained {trainer.done} hands, seed {args.seed}; the player: td:{args.out}/checkpoint")
+    for r in final["results"]:
+        low, high = r["ci95_low"], r["ci95_high"]
+        print(f"  vs {r['opponent']:<18}{r['sb_per_hand']:>+8.3f} sb/hand  [{low:+.3f}, {high:+.3f}]")
+    print(f"curves: {args.out}/curves.png, {args.out}/curve.csv")
+    return 0
+
+
+def cmd_train_summary(args: argparse.Namespace) -> int:
+    """Put finished `pokerlab train td` runs side by side: their small files, summary.csv (each run's
+    evaluation before training and at its end) and curves.png, in --out."""
+    from pokerlab.experiments.td_holdem import summarize_runs
+
+    rows = summarize_runs(args.runs, args.out, args.title)
+    for r in rows:
+        print(f"{r[0]:<24} vs {r[3]:<10} before {r[4]:+.3f}  after {r[7]:+.3f} [{r[8]:+.3f}, {r[9]:+.3f}]")
+    print(f"summary in {args.out}/summary.csv, {args.out}/curves.png")
+    return 0
+
+
+def cmd_train_opponent_model(args: argparse.Namespace) -> int:
+    """Train the next-action network (LEARNING-SPEC §A.10) on each opponent heads-up against a partner and
+    score it on held-out hands against a frequency table and a uniform guess; writes model_study.csv/png."""
+    from pokerlab.agents import parse_lineup
+    from pokerlab.experiments.td_holdem import opponent_model_study, write_model_study
+
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
+    rows = opponent_model_study(opponents, args.train_hands, args.test_hands, args.seed, args.partner)
+    write_model_study(rows, args.out)
+    print(f"{'opponent':<18}{'decisions':>10}  {'model':<16}{'accuracy':>9}{'log-loss':>9}")
+    for r in rows:
+        print(f"{r[0]:<18}{r[1]:>10}  {r[2]:<16}{r[3]:>9.3f}{r[4]:>9.3f}")
+    print(f"results in {args.out}/model_study.csv, {args.out}/model_study.png")
+    return 0
+
+
 def _progress(args: argparse.Namespace) -> bool:
     """Show the progress bar (stderr: hands done, hands/s, time left) when asked, by default when stderr is
     a terminal: also with --json, whose numbers go to stdout; never into a log file or a pipe."""
@@ -718,6 +782,43 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="PNG name stem (default: beside the file)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show_player)
+
+    p = sub.add_parser("train", help="train a learning player", description="Train a learning player.")
+    trainers = p.add_subparsers(dest="train_command", required=True, parser_class=_Parser)
+    p = trainers.add_parser("td", help="TD-Hold'em (seed 003)", description=cmd_train_td.__doc__)
+    p.add_argument(
+        "--preset", choices=("seed-literal", "faithful", "repaired"), help="a preset (default faithful)"
+    )
+    p.add_argument("--config", help="a JSON file: {preset, player fields..., schedule: {...}}")
+    p.add_argument("--hands", type=_int_in(1, 10**10, "hands"), required=True, help="training hands")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
+    p.add_argument("--out", required=True, help="the run's folder")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
+    p.add_argument("--eval-every", type=_int_in(1, 10**10, "hands"), help="evaluate every so many hands")
+    p.add_argument("--eval-deals", type=_int_in(1, 10**8, "deals"), help="duplicate deals per evaluation")
+    p.add_argument(
+        "--checkpoint-every", type=_int_in(1, 10**10, "hands"), help="checkpoint every so many hands"
+    )
+    p.add_argument("--json", action="store_true", help="print the final evaluation as JSON")
+    _add_progress_option(p)
+    p.set_defaults(func=cmd_train_td)
+
+    p = trainers.add_parser("summary", help="runs side by side", description=cmd_train_summary.__doc__)
+    p.add_argument("runs", nargs="+", help="folders of finished `pokerlab train td` runs")
+    p.add_argument("--out", required=True, help="the results folder")
+    p.add_argument("--title", default="TD-Hold'em", help="the plot's title")
+    p.set_defaults(func=cmd_train_summary)
+
+    p = trainers.add_parser(
+        "opponent-model", help="next-action prediction study", description=cmd_train_opponent_model.__doc__
+    )
+    p.add_argument("--opponents", required=True, help="agents to model, e.g. random,loose-aggressive")
+    p.add_argument("--partner", default="random", help="who they play against (default random)")
+    p.add_argument("--train-hands", type=_int_in(1, 10**8, "hands"), default=3000, help="hands to learn from")
+    p.add_argument("--test-hands", type=_int_in(1, 10**8, "hands"), default=1000, help="held-out hands")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
+    p.add_argument("--out", required=True, help="the results folder")
+    p.set_defaults(func=cmd_train_opponent_model)
 
     p = sub.add_parser("history", help="hand histories", description="Work with hand histories.")
     hist = p.add_subparsers(dest="history_command", required=True, parser_class=_Parser)

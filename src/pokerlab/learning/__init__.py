@@ -1,1 +1,2 @@
-"""Trainers: what changes a learning player over many hands (Barone & While's epochs of evolution)."""
+"""Trainers: what changes a learning player over many hands (Barone & While's epochs of evolution,
+TD(λ) self-play and its schedules of opponents)."""

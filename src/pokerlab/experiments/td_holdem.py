@@ -1,0 +1,209 @@
+"""TD-Hold'em's evidence (LEARNING-SPEC §A.9): several training runs' evaluations side by side, and the
+opponent-modelling study of §A.10 (a).
+
+`summarize_runs` reads the folders `pokerlab train td` wrote and writes, into one results folder, each
+run's small files (config.json, curve.csv, training.csv, final.json, curves.png, under the run's name), a
+``summary.csv`` with every run's evaluation before training and at its end (sb/hand, 95 % CI, the change),
+and ``curves.png``: one panel per evaluation opponent, one line per run.
+
+`opponent_model_study` measures how well the next-action network of `pokerlab.modeling.next_action`
+predicts each opponent, against the frequency table and a uniform guess: it watches `train_hands` of the
+opponent against a partner (learning online), then scores the three on the next `test_hands` (frozen).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from pokerlab.agents import Agent, make_agent
+from pokerlab.arena.dealing import Dealer
+from pokerlab.engine import GameConfig, HandState
+from pokerlab.errors import ConfigError
+from pokerlab.learning.td import play_hand
+from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
+
+RUN_FILES = ("config.json", "curve.csv", "training.csv", "final.json", "curves.png")
+SUMMARY_HEADER = [
+    "run",
+    "seed",
+    "hands",
+    "opponent",
+    "before",
+    "before_low",
+    "before_high",
+    "after",
+    "after_low",
+    "after_high",
+    "change",
+]
+
+
+def read_run(folder: Path) -> dict:
+    """A run's seed, evaluation rows (hands, opponent, sb/hand, low, high) and final evaluation."""
+    try:
+        meta = json.loads((folder / "config.json").read_text())
+        final = json.loads((folder / "final.json").read_text())
+        with (folder / "curve.csv").open() as file:
+            rows = [
+                (int(r[0]), r[1], float(r[2]), float(r[3]), float(r[4])) for r in list(csv.reader(file))[1:]
+            ]
+    except (OSError, ValueError, IndexError) as exc:
+        raise ConfigError(f"{folder} is not a finished `pokerlab train td` run ({exc})") from None
+    return {"name": folder.name, "seed": meta["seed"], "rows": rows, "final": final}
+
+
+def summarize_runs(folders: list[str | Path], out: str | Path, title: str = "TD-Hold'em") -> list[list]:
+    """Copy the runs' small files into `out`, write summary.csv and curves.png; returns the summary rows."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    runs = [read_run(Path(f)) for f in folders]
+    summary = []
+    for folder, run in zip(folders, runs, strict=True):
+        for name in RUN_FILES:
+            shutil.copyfile(Path(folder) / name, out / f"{run['name']}-{name}")
+        for result in run["final"]["results"]:
+            opponent = result["opponent"]
+            before = next(r for r in run["rows"] if r[0] == 0 and r[1] == opponent)
+            after = (result["sb_per_hand"], result["ci95_low"], result["ci95_high"])
+            summary.append(
+                [run["name"], run["seed"], run["final"]["hands"], opponent, *before[2:], *after]
+                + [round(after[0] - before[2], 6)]
+            )
+    with (out / "summary.csv").open("w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(SUMMARY_HEADER)
+        writer.writerows(summary)
+    _plot(runs, out / "curves.png", title)
+    return summary
+
+
+def _plot(runs: list[dict], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    opponents = list(dict.fromkeys(r[1] for run in runs for r in run["rows"]))
+    fig, axes = plt.subplots(1, len(opponents), figsize=(4.5 * len(opponents), 4), squeeze=False)
+    for ax, opponent in zip(axes[0], opponents, strict=True):
+        for run in runs:
+            rows = [r for r in run["rows"] if r[1] == opponent]
+            final = [r for r in run["final"]["results"] if r["opponent"] == opponent]
+            points = [(r[0], r[2], r[3], r[4]) for r in rows]
+            if final and all(p[0] != run["final"]["hands"] for p in points):
+                f = final[0]
+                points.append((run["final"]["hands"], f["sb_per_hand"], f["ci95_low"], f["ci95_high"]))
+            x = [p[0] for p in points]
+            y = [p[1] for p in points]
+            err = [[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]]
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=run["name"])
+        ax.axhline(0, color="grey", lw=0.8)
+        if opponent == "call":
+            ax.axhline(1.25, color="grey", ls="--", lw=0.8, label="best response")
+        ax.set_title(f"vs {opponent}")
+        ax.set_xlabel("training hands")
+        ax.set_ylabel("sb/hand, duplicate, 95% CI")
+        ax.legend(fontsize=7)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+class Watched(Agent):
+    """An agent whose every decision is recorded as (context, action) for the modeller."""
+
+    def __init__(self, inner: Agent) -> None:
+        super().__init__()
+        self.inner = inner
+        self.seen: list[tuple[np.ndarray, int]] = []
+
+    def seed(self, rng: np.random.Generator) -> None:
+        self.inner.seed(rng)
+
+    def begin_hand(self, start) -> None:
+        self.inner.begin_hand(start)
+
+    def observe(self, record) -> None:
+        self.inner.observe(record)
+
+    def act(self, view) -> int:
+        choice = self.inner.act(view)
+        action = choice if isinstance(choice, int) else choice[0]
+        self.seen.append((context(view), int(action)))
+        return action
+
+    def end_hand(self, end) -> None:
+        self.inner.end_hand(end)
+
+
+MODEL_HEADER = ["opponent", "decisions", "model", "accuracy", "log_loss"]
+
+
+def opponent_model_study(
+    opponents: list[str], train_hands: int, test_hands: int, seed: int, partner: str = "random"
+) -> list[list]:
+    """Rows (opponent, held-out decisions, model, accuracy, log-loss) for the network, the frequency table
+    and the uniform guess (log-loss ln 3), each opponent heads-up against `partner`."""
+    rows = []
+    rng = np.random.default_rng(seed)
+    game = GameConfig()
+    for name in opponents:
+        watched = Watched(make_agent(name))
+        other = make_agent(partner)
+        for agent in (watched, other):
+            agent.seed(np.random.default_rng(rng.integers(2**63)))
+        network, table = NextActionNetwork(np.random.default_rng(rng.integers(2**63))), FrequencyTable()
+        dealer = Dealer(int(rng.integers(2**62)))
+        for hand in range(train_hands + test_hands):
+            if hand == train_hands:
+                watched.seen = []
+            agents = [watched, other] if hand % 2 else [other, watched]
+            cards = dealer.cards(hand, 2)
+            play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand)
+            if hand < train_hands:
+                for x, a in watched.seen:
+                    network.learn(x, a)
+                    table.learn(x, a)
+                watched.seen = []
+        xs, actions = [x for x, _ in watched.seen], [a for _, a in watched.seen]
+        for label, model in (("network", network), ("frequency table", table)):
+            rows.append([name, len(xs), label, *(round(v, 4) for v in scores(model, xs, actions))])
+        rows.append(
+            [name, len(xs), "uniform", round(1 / 3, 4), round(float(np.log(3)), 4)]
+        )  # expected values
+    return rows
+
+
+def write_model_study(rows: list[list], out: str | Path) -> None:
+    """model_study.csv and model_study.png (held-out log-loss per opponent and model) in `out`."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / "model_study.csv").open("w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(MODEL_HEADER)
+        writer.writerows(rows)
+    opponents = list(dict.fromkeys(r[0] for r in rows))
+    models = list(dict.fromkeys(r[2] for r in rows))
+    fig, ax = plt.subplots(figsize=(1.6 * len(opponents) + 3, 4))
+    width = 0.8 / len(models)
+    for i, model in enumerate(models):
+        values = [next(r[4] for r in rows if r[0] == o and r[2] == model) for o in opponents]
+        ax.bar(np.arange(len(opponents)) + i * width, values, width, label=model)
+    ax.set_xticks(np.arange(len(opponents)) + 0.4 - width / 2, opponents, rotation=20, fontsize=8)
+    ax.set_ylabel("held-out log-loss (nats), lower is better")
+    ax.set_title("Next-action prediction (LEARNING-SPEC A.10)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "model_study.png", dpi=100)
+    plt.close(fig)

@@ -1,0 +1,161 @@
+"""The TD-Hold'em player: targets and equity (TD-7, TD-8), exact fold values (TD-9), per-player traces
+(TD-13), the seed's shared chain, freezing, saving and loading, and use by name in a match."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from pokerlab import play_match
+from pokerlab.actions import CALL, FOLD, RAISE
+from pokerlab.agents import make_agent, parse_lineup
+from pokerlab.agents.registry import is_external
+from pokerlab.agents.td.agent import TDAgent, TDLearner, class_target
+from pokerlab.agents.td.config import PRESETS
+from pokerlab.cards import parse_cards
+from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
+from pokerlab.errors import ConfigError
+
+FAITHFUL = PRESETS["faithful"]
+
+
+def test_td7_class_targets():
+    got = [class_target(r, FAITHFUL).tolist() for r in (81, 80, 5, 0, -5, -80, -81)]
+    wb, ws, ls, lb = ([1.0 if i == k else 0.0 for i in range(4)] for k in range(4))
+    assert got == [wb, ws, ws, [0, 0.5, 0.5, 0], ls, ls, lb]
+    inclusive = replace(FAITHFUL, class_boundary="inclusive")
+    assert class_target(80, inclusive).tolist() == wb and class_target(-80, inclusive).tolist() == lb
+
+
+def test_td8_class_equity():
+    agent = TDAgent(FAITHFUL)
+    means = agent.learner.class_means()
+    for y, expected in (((0.5, 0.5, 0.5, 0.5), 0.0), ((0.9, 0.1, 0.1, 0.1), 1.6 / 1.2)):
+        y = np.array(y)
+        assert y @ means / y.sum() == pytest.approx(expected)
+
+
+class CountingNetwork:
+    """Wraps a network and counts its evaluations (TD-9: folding is never a network call)."""
+
+    def __init__(self, network):
+        self.network, self.calls = network, 0
+
+    def __call__(self, x):
+        self.calls += 1
+        return self.network(x)
+
+
+def test_td9_fold_value_is_exact():
+    state = HandState(GameConfig(), parse_cards("2c 7d Ah Kh"), parse_cards("Qs Jd 3c 8h 4s"))
+    for action in (RAISE, RAISE, CALL, RAISE, RAISE, CALL, CALL, RAISE):
+        state.act(action)
+    view = seat_view(state, 0)  # §A.4 bets example: the big blind has 50 chips in
+    for config, fold in ((FAITHFUL, -1.0), (replace(FAITHFUL, head="value"), -50 / 240)):
+        agent = TDAgent(config)
+        agent.learner.network = counting = CountingNetwork(agent.learner.network)
+        values, _ = agent.action_values(view, (FOLD, CALL, RAISE))
+        assert values[FOLD] == fold and counting.calls == 2  # the call and raise after-states only
+    chips = TDAgent(replace(FAITHFUL, equity="chips"))
+    assert chips.fold_value(50) == -40.0  # the initial chip mean of "lose small"
+    chips.learner.record_result(-50)
+    assert chips.fold_value(50) == -45.0
+    q = TDAgent(PRESETS["repaired"])
+    values, inputs = q.action_values(view, (FOLD, CALL, RAISE))
+    assert values[FOLD] == -50 / 240 and inputs[CALL] is inputs[RAISE]
+
+
+class RecordingChain:
+    """Stands in for a `TDChain` and records which seat visited what."""
+
+    def __init__(self, log, seat):
+        self.log, self.seat, self.visits = log, seat, 0
+
+    def reset(self):
+        self.visits = 0
+
+    def visit(self, x, outputs, alpha):
+        self.visits += 1
+        self.log.append((self.seat, "update" if self.visits > 1 else "first"))
+
+    def finish(self, target, alpha):
+        if self.visits:
+            self.log.append((self.seat, "terminal"))
+        self.visits = 0
+
+
+def play_hand(agents, cards, scripted=None):
+    state = HandState(GameConfig(), cards[:4], cards[4:9])
+    for p, agent in enumerate(agents):
+        agent.begin_hand(hand_start(state, p))
+    while state.actor >= 0:
+        p = state.actor
+        action = agents[p].act(seat_view(state, p))
+        state.act(action if scripted is None else scripted.pop(0))
+    for p, agent in enumerate(agents):
+        agent.end_hand(hand_end(state, p))
+    return state
+
+
+def test_td13_per_player_traces():
+    """A player acting T times gets T − 1 in-hand updates and one terminal update from its own chain."""
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        learner = TDLearner(replace(FAITHFUL, epsilon_start=0.5), np.random.default_rng(1))
+        agents = [TDAgent(learner=learner), TDAgent(learner=learner)]
+        log: list = []
+        for p, agent in enumerate(agents):
+            agent.seed(np.random.default_rng(int(rng.integers(1000))))
+            agent.chain = RecordingChain(log, p)
+        state = play_hand(agents, rng.permutation(52)[:9].tolist())
+        for p in (0, 1):
+            decisions = sum(1 for r in state.actions if r.position == p and r.action != FOLD)
+            mine = [kind for seat, kind in log if seat == p]
+            assert mine.count("update") == max(decisions - 1, 0)
+            assert mine.count("terminal") == (1 if decisions else 0)
+
+
+def test_shared_chain_ends_once_with_the_last_deciders_result():
+    learner = TDLearner(PRESETS["seed-literal"], np.random.default_rng(1))
+    agents = [TDAgent(learner=learner), TDAgent(learner=learner)]
+    assert agents[0].chain is agents[1].chain is learner.shared_chain
+    before = learner.shared_chain.updates
+    state = play_hand(agents, list(range(9)), scripted=[CALL, CALL, CALL, CALL, CALL, CALL, CALL, CALL])
+    # 8 decisions in one chain: 7 in-hand updates and 1 terminal, whoever decided
+    assert len(state.actions) == 8 and learner.shared_chain.updates - before == 8
+
+
+def test_learning_changes_weights_and_freezing_stops_it():
+    learner = TDLearner(FAITHFUL, np.random.default_rng(3))
+    agents = [TDAgent(learner=learner), TDAgent(learner=learner)]
+    start = learner.network.theta.copy()
+    play_hand(agents, list(range(9)))
+    assert not np.array_equal(learner.network.theta, start)
+    for agent in agents:
+        agent.freeze()
+    frozen = learner.network.theta.copy()
+    play_hand(agents, list(range(10, 19)))
+    assert np.array_equal(learner.network.theta, frozen)
+
+
+def test_save_load_and_use_by_name(tmp_path):
+    agent = TDAgent(PRESETS["repaired"])
+    agent.learner.network.theta[:] = np.random.default_rng(2).normal(size=agent.learner.network.theta.size)
+    agent.learner.hands = 1234
+    agent.save(tmp_path / "checkpoint.npz")
+    spec = f"td:{tmp_path}/checkpoint"
+    assert not is_external(spec) and parse_lineup(f"{spec}:2,call") == [spec, spec, "call"]
+    loaded = make_agent(spec)
+    assert loaded.frozen and loaded.name == spec and loaded.learner.hands == 1234
+    assert np.array_equal(loaded.learner.network.theta, agent.learner.network.theta)
+    assert make_agent(f"td:{tmp_path}").learner.hands == 1234  # a training folder names its checkpoint
+    result = play_match([spec, "call"], hands=40, seed=1, duplicate=True)
+    again = play_match([spec, "call"], hands=40, seed=1, duplicate=True)
+    assert np.array_equal(result.nets, again.nets)
+    with pytest.raises(ConfigError, match="no TD checkpoint"):
+        make_agent(f"td:{tmp_path}/nothing")
+
+
+def test_untrained_td_learns_in_a_match():
+    result = play_match(["td", "call"], hands=30, seed=2)
+    assert result.hands == 30
