@@ -7,6 +7,7 @@ state, so every import goes through the engine's own rules and is rejected with 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from pokerlab.cards import format_card, parse_cards
@@ -131,19 +132,35 @@ def acpc_state_line(record: HandRecord, hand_number: int = 0) -> str:
     ACPC seats are our positions (the ACPC limit games post the blinds as we do, "reverse blinds"
     heads-up).
     """
-    holes = "|".join(
-        "".join(format_card(c) for c in record.hole(p) if c != UNKNOWN) for p in range(record.players)
+    names = record.names or tuple(f"p{p + 1}" for p in range(record.players))
+    return format_state_line(
+        hand_number, record.betting_string(), record.holes, record.board, record.nets, names
     )
-    splits = [0, 3, 4, 5]
-    board = "".join(
-        "/" + "".join(format_card(c) for c in record.board[splits[r] : splits[r + 1]])
-        for r in range(3)
-        if len(record.board) > splits[r]
+
+
+def format_state_line(
+    hand_number: int,
+    betting: str,
+    holes: Sequence[int],
+    board: Sequence[int],
+    nets: Sequence[int],
+    names: Sequence[str],
+) -> str:
+    """An ACPC STATE line from its parts (hole cards by position, `UNKNOWN` left out; the board split by
+    round with "/").
+
+    >>> format_state_line(3, "cc/r", [0, 4, 51, 50], [8, 12, 16, 20], [20, -20], ["a", "b"])
+    'STATE:3:cc/r:2c3c|AsAh/4c5c6c/7c:20|-20:a|b'
+    """
+    hole_text = "|".join(
+        "".join(format_card(c) for c in holes[2 * p : 2 * p + 2] if c != UNKNOWN) for p in range(len(nets))
     )
-    nets = "|".join(str(v) for v in record.nets)
-    names = "|".join(record.names) if record.names else "|".join(f"p{p + 1}" for p in range(record.players))
-    betting = record.betting_string()
-    return f"STATE:{hand_number}:{betting}:{holes}{board}:{nets}:{names}"
+    board_text = "".join(
+        "/" + "".join(map(format_card, board[a:b])) for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) > a
+    )
+    return (
+        f"STATE:{hand_number}:{betting}:{hole_text}{board_text}:{'|'.join(map(str, nets))}:{'|'.join(names)}"
+    )
 
 
 def parse_acpc_state_line(line: str, config: GameConfig, stacks: list[int] | None = None) -> HandRecord:

@@ -25,8 +25,8 @@ from pokerlab.arena.match import MatchResult, plan_sessions
 from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.session import SessionReport, run_session
 from pokerlab.arena.table import Table
-from pokerlab.cards import format_card
 from pokerlab.engine import GameConfig, HandState
+from pokerlab.engine.records import format_state_line
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.seat import AcpcPlayer
 
@@ -50,22 +50,12 @@ class AcpcTable(Table):
     def finish_hand(self) -> HandState:
         state = super().finish_hand()
         if self.log is not None:
-            self.log.write(state_line(state, self.logged, [self.labels[j] for j in self.seats]) + "\n")
+            names = [self.labels[j] for j in self.seats]
+            betting = state.betting_string()
+            line = format_state_line(self.logged, betting, state.holes, state.board_seen, state.nets, names)
+            self.log.write(line + "\n")
         self.logged += 1
         return state
-
-
-def state_line(state: HandState, hand: int, names: Sequence[str]) -> str:
-    """The ACPC log line of a finished hand: every hole card, the board, nets and names by position."""
-    holes = "|".join(
-        format_card(state.holes[2 * p]) + format_card(state.holes[2 * p + 1]) for p in range(state.n)
-    )
-    board = state.board_seen
-    rounds = "".join(
-        "/" + "".join(map(format_card, board[a:b])) for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b
-    )
-    nets = "|".join(str(v) for v in state.nets)
-    return f"STATE:{hand}:{state.betting_string()}:{holes}{rounds}:{nets}:{'|'.join(names)}"
 
 
 def score_line(totals: Sequence[int], names: Sequence[str]) -> str:
