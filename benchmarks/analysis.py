@@ -19,7 +19,7 @@ import numpy as np
 from phevaluator import evaluate_cards
 
 from pokerlab.analysis.income_rate import simulate_table
-from pokerlab.analysis.potential import hand_potential, potential_counts
+from pokerlab.analysis.potential import hand_potential, potential_counts, two_card_holding_counts
 from pokerlab.analysis.situation import situation
 from pokerlab.analysis.strength import hand_strength, holding_strengths
 from pokerlab.cards import format_card, parse_cards
@@ -133,6 +133,14 @@ def main() -> None:
             "two-card potential, weighted",
             "<= 15 ms",
             best_time(lambda: potential_counts(weighted.hole, weighted.board, weighted.weights, 2), 20),
+            {},
+        )
+    )
+    rows.append(
+        (
+            "two_card_holding_counts(): by 178,365 four-card sets",
+            "",
+            best_time(lambda: two_card_holding_counts(known.hole, known.board), 20),
             {},
         )
     )

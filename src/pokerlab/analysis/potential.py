@@ -204,6 +204,12 @@ def holding_counts(hole: np.ndarray, board: np.ndarray, cards_to_come: int) -> t
     return rows, counts
 
 
+@nb.njit(inline="always", cache=True)
+def _split(ours: np.int32, theirs: np.int32) -> np.int32:
+    """A completion's outcome for a holding: 1 when we end ahead, 65,536 when tied, else 0 (numba kernel)."""
+    return np.int32(ours > theirs) + (np.int32(ours == theirs) << 16)
+
+
 @nb.njit(cache=True)
 def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`holding_counts` with two cards to come on the flop, by four-card sets (numba kernel).
@@ -211,6 +217,12 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
     The opponent's final hand is the flop and four unseen cards, its two and the turn and river; each of
     the C(47, 4) = 178,365 sets is ranked once and serves its six splits into holding and completion, where
     the per-subcase loop ranks 1,070,190 hands. The counts are the same integers.
+
+    Layout: the pairs {c, d} (c < d) of unseen cards are flat in order of c then d, so for a pair {a, b} the
+    pairs with c > b, which complete the sets {a, b, c, d}, are one suffix. Per {a, b} the suffix's sets are
+    ranked in one loop, the splits ab | cd and cd | ab are one long loop over it, and the other four splits
+    (ac | bd, bd | ac, ad | bc, bc | ad) a loop per c over contiguous slices (slices, not offset indices,
+    let the compiler vectorise the loops).
     """
     board_key, board_mask = hand_key(board)
     key, mask = add_card(board_key, board_mask, hole[0])
@@ -222,37 +234,52 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
     masks = np.empty(n, dtype=np.uint64)
     for a in range(n):
         keys[a], masks[a] = CARD_KEYS[unseen[a]], CARD_MASKS[unseen[a]]
-    ours = np.zeros((n, n), dtype=np.int32)  # our final rank with turn and river a, b
-    for a in range(n):
-        for b in range(a + 1, n):
-            ours[a, b] = ours[b, a] = rank_of(hole_key + keys[a] + keys[b], hole_mask | masks[a] | masks[b])
-    # tally[a, b], a < b: for holding {a, b}, completions we end ahead + 65,536 x those we tie (<= 990 each)
-    tally = np.zeros((n, n), dtype=np.int32)
-    ranks = np.empty(n, dtype=np.int32)  # the opponent's final ranks of the sets {a, b, c, d}, d > c
+    # pair {c, d}, c < d, is at start[c] + d - c - 1; the pairs with c > b start at start[b + 1]
+    pairs = n * (n - 1) // 2
+    start = np.empty(n + 1, dtype=np.int64)
+    start[0] = 0
+    for c in range(n):
+        start[c + 1] = start[c] + n - 1 - c
+    pair_keys = np.empty(pairs, dtype=np.uint64)
+    pair_masks = np.empty(pairs, dtype=np.uint64)
+    ours = np.empty(pairs, dtype=np.int32)  # our final rank with turn and river c, d
+    for c in range(n):
+        for d in range(c + 1, n):
+            p = start[c] + d - c - 1
+            pair_keys[p], pair_masks[p] = keys[c] + keys[d], masks[c] | masks[d]
+            ours[p] = rank_of(hole_key + pair_keys[p], hole_mask | pair_masks[p])
+    # tally[p] for holding p: completions we end ahead + 65,536 x those we tie (<= 990 each)
+    tally = np.zeros(pairs, dtype=np.int32)
+    ranks = np.empty(pairs, dtype=np.int32)  # the opponent's final ranks of the sets {a, b, c, d}, c > b
     for a in range(n):
         ka, ma = board_key + keys[a], board_mask | masks[a]
+        row_a = start[a] - a - 1  # pair {a, d} at row_a + d
         for b in range(a + 1, n):
-            kb, mb, o_ab = ka + keys[b], ma | masks[b], ours[a, b]
+            kb, mb, row_b = ka + keys[b], ma | masks[b], start[b] - b - 1
+            suffix = start[b + 1]
+            sets, pk, pm = ranks[suffix:], pair_keys[suffix:], pair_masks[suffix:]
+            for q in range(sets.size):
+                sets[q] = rank_of(kb + pk[q], mb | pm[q])
+            o_ab, ours_cd, tally_cd = ours[row_a + b], ours[suffix:], tally[suffix:]
             t_ab = np.int32(0)
+            for q in range(sets.size):  # holding {a, b} with turn and river {c, d}, and the other way round
+                t_ab += _split(ours_cd[q], sets[q])
+                tally_cd[q] += _split(o_ab, sets[q])
+            tally[row_a + b] += t_ab
             for c in range(b + 1, n):
-                kc, mc, o_ac, o_bc = kb + keys[c], mb | masks[c], ours[a, c], ours[b, c]
-                for d in range(c + 1, n):
-                    ranks[d] = rank_of(kc + keys[d], mc | masks[d])
-                # six splits of {a, b, c, d} into a holding and a completion (branch-free, vectorised)
+                lo, hi, row_c = c + 1, n, start[c] - c - 1
+                r = ranks[row_c + lo : row_c + hi]
+                ours_ad, ours_bd = ours[row_a + lo : row_a + hi], ours[row_b + lo : row_b + hi]
+                tally_ad, tally_bd = tally[row_a + lo : row_a + hi], tally[row_b + lo : row_b + hi]
+                o_ac, o_bc = ours[row_a + c], ours[row_b + c]
                 t_ac = t_bc = np.int32(0)
-                row_a, row_b, row_c = tally[a], tally[b], tally[c]
-                ours_a, ours_b, ours_c = ours[a], ours[b], ours[c]
-                for d in range(c + 1, n):
-                    r = ranks[d]
-                    t_ab += np.int32(ours_c[d] > r) + (np.int32(ours_c[d] == r) << 16)
-                    row_c[d] += np.int32(o_ab > r) + (np.int32(o_ab == r) << 16)
-                    t_ac += np.int32(ours_b[d] > r) + (np.int32(ours_b[d] == r) << 16)
-                    row_b[d] += np.int32(o_ac > r) + (np.int32(o_ac == r) << 16)
-                    row_a[d] += np.int32(o_bc > r) + (np.int32(o_bc == r) << 16)
-                    t_bc += np.int32(ours_a[d] > r) + (np.int32(ours_a[d] == r) << 16)
-                tally[a, c] += t_ac
-                tally[b, c] += t_bc
-            tally[a, b] += t_ab
+                for j in range(r.size):
+                    t_ac += _split(ours_bd[j], r[j])
+                    tally_bd[j] += _split(o_ac, r[j])
+                    tally_ad[j] += _split(o_bc, r[j])
+                    t_bc += _split(ours_ad[j], r[j])
+                tally[row_a + c] += t_ac
+                tally[row_b + c] += t_bc
     cases = (n - 2) * (n - 3) // 2
     rows = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int8)
     counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
@@ -261,7 +288,8 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
             i = HOLDING_INDEX[unseen[a], unseen[b]]
             theirs = rank_of(board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b])
             rows[i] = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
-            ahead, tied = tally[a, b] & 0xFFFF, tally[a, b] >> 16
+            t = tally[start[a] + b - a - 1]
+            ahead, tied = t & 0xFFFF, t >> 16
             counts[i, AHEAD] = ahead
             counts[i, TIED] = tied
             counts[i, BEHIND] = cases - ahead - tied
