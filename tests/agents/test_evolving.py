@@ -572,3 +572,13 @@ def test_frozen_average_play_uses_each_populations_mean_candidate():
     action = player.act(view)
     p, x, u, played, legalise = player._decisions[-1]
     assert played == action == legalise[int(sample_actions(probabilities(average[p], x), u))]
+
+
+def test_a_file_without_parent_evals_counts_one_measurement_per_parent():
+    cube, rng = _cube(), np.random.default_rng(0)
+    cube.credit(0, np.arange(20) < 4, 1.0)
+    cube.reproduce(0, rng)
+    state = {k: v for k, v in cube.state().items() if k != "parent_evals"}  # a file of the older version
+    again = Hypercube.from_state(state, cube.config)
+    assert np.array_equal(again.parent_evals, cube.has_parent.astype(np.int64))
+    assert again.parent_evals[0].sum() == 20
