@@ -60,9 +60,15 @@ def main() -> None:
         writer.writeheader()
         writer.writerows(table)
     fig, ax = plt.subplots(figsize=(9, 5))
-    for folder in args.folders:
+    colours = plt.get_cmap("tab20").colors
+    for i, folder in enumerate(args.folders):
         ws = [np.asarray(ep["player_w"]) for ep in json.loads((folder / "epochs.json").read_text())]
-        ax.plot(moving_average(np.mean(ws, axis=0), 20), label=f"{folder.name} ({len(ws)} seeds)")
+        ax.plot(
+            moving_average(np.mean(ws, axis=0), 20),
+            color=colours[(2 * i) % 20 + (2 * i) // 20],
+            lw=2.0 if folder.name == "faithful" else 1.0,
+            label=f"{folder.name} ({len(ws)} seeds)",
+        )
     ax.axhline(0, color="k", lw=0.5)
     ax.set_xlabel("epoch (100 hands)")
     ax.set_ylabel("W, chips per epoch (20-epoch moving average, mean over seeds)")
