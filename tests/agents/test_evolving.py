@@ -13,6 +13,7 @@ import pytest
 from pokerlab import parse_cards
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.evolving import EvolvingAgent, EvolvingConfig, Hypercube
+from pokerlab.agents.evolving.agent import multiway_x
 from pokerlab.agents.evolving.candidate import (
     GENE_MAX,
     gene_eval,
@@ -294,6 +295,61 @@ def test_bw14_one_plus_one_selection():
     assert cube.parent_fitness[0, 10] == -50.0 and cube.parent_fitness[0, 3] == 5.0
 
 
+def test_remeasured_parent_fitness_is_the_running_mean_of_its_measurements():
+    cube, rng = _cube(sigma=0.0, parent_rule="remeasure"), np.random.default_rng(0)
+    first = cube.genes[0].copy()
+    cube.credit(0, np.arange(20) < 2, 30.0)  # generation 0: slots 0-1 lucky, +30
+    cube.reproduce(0, rng)
+    assert cube.parent_fitness[0, :2].tolist() == [30.0, 30.0] and cube.parent_evals[0, :3].tolist() == [
+        1,
+        1,
+        0,
+    ]
+    assert np.array_equal(cube.genes[0], first)  # generation 1 replays the parents
+    cube.credit(0, np.arange(20) == 0, -6.0)  # slot 0's replay: -6 -> running mean (30 - 6) / 2 = 12
+    cube.credit(0, np.arange(20) == 2, 4.0)  # slot 2 (never measured before): 4
+    cube.reproduce(0, rng)  # no comparison: slot 1's replay never credited keeps 30 from one measurement
+    assert cube.parent_fitness[0, :3].tolist() == [12.0, 30.0, 4.0]
+    assert cube.parent_evals[0, :3].tolist() == [2, 1, 1]
+    assert np.array_equal(cube.parent[0], first)
+    cube.genes[0] = np.random.default_rng(7).random((20, 7))  # generation 2: children
+    children = cube.genes[0].copy()
+    cube.credit(
+        0, np.arange(20) == 0, 13.0
+    )  # 13 >= 12: replaces the parent (the record alone, 30, would not)
+    cube.credit(0, np.arange(20) == 1, 13.0)  # 13 < 30: parent kept
+    cube.reproduce(0, rng)
+    assert np.array_equal(cube.parent[0, 0], children[0]) and np.array_equal(cube.parent[0, 1], first[1])
+    assert cube.parent_fitness[0, :2].tolist() == [13.0, 30.0] and cube.parent_evals[0, :2].tolist() == [1, 1]
+    assert np.array_equal(cube.genes[0], cube.parent[0])  # generation 3 replays again
+
+
+def test_faithful_parent_fitness_is_the_single_record():
+    cube, rng = _cube(sigma=0.0), np.random.default_rng(0)
+    cube.credit(0, np.arange(20) == 0, 30.0)
+    cube.reproduce(0, rng)
+    cube.credit(0, np.arange(20) == 0, 13.0)  # the child (a copy: sigma 0) earns 13 < 30: the record stays
+    cube.reproduce(0, rng)
+    assert cube.parent_fitness[0, 0] == 30.0
+
+
+def test_player_a_n_reads_preflop_x_on_player_a_scale():
+    x1 = 0.6
+    assert multiway_x(x1, 3, 0, 0, "power") == pytest.approx(0.6**3)
+    assert multiway_x(x1, 3, 0, 0, "single") == 0.6
+    # pre-flop: x1^9 / x1^7 / x1^4 by position whatever the live 3 opponents; after the flop x1^n
+    for position, n_ref in enumerate((9, 7, 4)):
+        assert multiway_x(x1, 3, 0, position, "player_a_n") == pytest.approx(0.6**n_ref)
+    assert multiway_x(x1, 3, 1, 0, "player_a_n") == pytest.approx(0.216)
+    # player A late, no bet to call: continue threshold 0.52^4; x1 = 0.53 continues against 1 or 9 live
+    # opponents alike, where "power" would fold it against 9 (0.53^9 = 0.0033 < 0.0731)
+    t_c, _ = thresholds(0, 2, 0)
+    assert t_c == pytest.approx(0.52**4)
+    for live in (1, 9):
+        assert multiway_x(0.53, live, 0, 2, "player_a_n") > t_c
+    assert multiway_x(0.53, 9, 0, 2, "power") < t_c < multiway_x(0.53, 1, 0, 2, "power")
+
+
 def test_one_fifth_rule_widens_after_successes_and_narrows_after_failures():
     cube, rng = _cube(one_fifth_rule=True, one_fifth_window=2), np.random.default_rng(0)
     cube.credit(0, np.ones(20, bool), 0.0)
@@ -467,6 +523,7 @@ def test_truncation_scheme_breeds_from_the_best_quarter():
         {"credit_once_per_hand": False, "fitness": "sum"},
         {"mutate_space": "log_eval", "one_fifth_rule": True},
         {"es_scheme": "truncation", "fold_when_free": "fold"},
+        {"parent_rule": "remeasure", "multiway_x": "player_a_n"},
     ],
 )
 def test_every_switch_plays_and_evolves(settings):
@@ -515,3 +572,13 @@ def test_frozen_average_play_uses_each_populations_mean_candidate():
     action = player.act(view)
     p, x, u, played, legalise = player._decisions[-1]
     assert played == action == legalise[int(sample_actions(probabilities(average[p], x), u))]
+
+
+def test_a_file_without_parent_evals_counts_one_measurement_per_parent():
+    cube, rng = _cube(), np.random.default_rng(0)
+    cube.credit(0, np.arange(20) < 4, 1.0)
+    cube.reproduce(0, rng)
+    state = {k: v for k, v in cube.state().items() if k != "parent_evals"}  # a file of the older version
+    again = Hypercube.from_state(state, cube.config)
+    assert np.array_equal(again.parent_evals, cube.has_parent.astype(np.int64))
+    assert again.parent_evals[0].sum() == 20

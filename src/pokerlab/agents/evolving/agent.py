@@ -29,7 +29,7 @@ from pokerlab.agents.base import Agent
 from pokerlab.agents.evolving.candidate import most_probable_actions, probabilities, sample_actions
 from pokerlab.agents.evolving.config import EvolvingConfig
 from pokerlab.agents.evolving.hypercube import CELLS, Hypercube
-from pokerlab.agents.evolving.player_a import player_a_cells
+from pokerlab.agents.evolving.player_a import PREFLOP_N_REF, player_a_cells
 from pokerlab.agents.evolving.situation import (
     bets_to_call,
     hand_position,
@@ -48,6 +48,17 @@ STARTS = ("random", "player_a")
 def seat_segments() -> tuple[str, ...]:
     """The segment names of ``opponent_segments = "seat"``."""
     return tuple(f"seat {j}" for j in range(MAX_SEATS))
+
+
+def multiway_x(x1: float, opponents: int, stage: int, position: int, rule: str) -> float:
+    """x from the single-opponent x1 (docs/barone-while.md §2): x1^n against n opponents (``"power"``), x1
+    (``"single"``), or, pre-flop, x1^n_ref with player A's n_ref = 9 / 7 / 4 by position (``"player_a_n"``,
+    a repair: player A's pre-flop thresholds t = c^n_ref then compare x1 with c whatever the live n)."""
+    if rule == "single":
+        return x1
+    if rule == "player_a_n" and stage == 0:
+        return x1 ** PREFLOP_N_REF[position]
+    return x1**opponents
 
 
 def starting_genes(start, segments: int, members: int, rng: np.random.Generator) -> np.ndarray:
@@ -174,8 +185,8 @@ class EvolvingAgent(Agent):
         if view.round != self._round:  # x1 depends on the cards only: once per round
             self._round, self._x1 = view.round, single_opponent_x(view.hole, view.board)
         opponents = opponents_in(view)
-        x = self._x1 ** len(opponents) if config.multiway_x == "power" else self._x1
         position = hand_position(view, config.position_rule == "acting_order")
+        x = multiway_x(self._x1, len(opponents), view.round, position, config.multiway_x)
         bets = bets_to_call(view, config.bets_rounding == "ceil")
         legalise = self._legaliser(view)
         cube, seats = self.cube, view.seats

@@ -12,7 +12,9 @@ from pokerlab.errors import ConfigError
 
 #: field -> the values it allows (the first is the default).
 CHOICES: dict[str, tuple] = {
-    "multiway_x": ("power", "single"),  # §2: x = x1^n, or x1 for each per-opponent decision
+    "multiway_x": ("power", "single", "player_a_n"),  # §2: x = x1^n, or x1 for each per-opponent decision,
+    #                    or pre-flop x1^n_ref with player A's n_ref = 9/7/4 by position (its thresholds then
+    #                    stand for x1 against the live opponents; a repair, docs/barone-while.md §10)
     "preflop_x": ("ir2",),  # §2: x1 = (IR2/1000 + 1)/2 from the shipped two-player income rates
     "fold_when_free": ("check", "fold"),  # §4: a suggested fold with nothing to call
     "position_rule": ("acting_order", "dealt_order"),  # §5: among players still in, or all dealt in
@@ -23,6 +25,9 @@ CHOICES: dict[str, tuple] = {
     "es_scheme": ("per_slot", "truncation"),  # §8: each slot keeps a parent and a playing child, or
     #                                           the best quarter of the population breeds the next (comma)
     "mutate_space": ("genes", "log_eval"),  # §8
+    "parent_rule": ("record", "remeasure"),  # §8: a parent keeps the fitness it once earned, or (a repair)
+    #                                          every other generation the slots replay their parents and the
+    #                                          parent's fitness becomes the running mean of its measurements
     "frozen_play": ("cycle", "average"),  # §11 exp. 3: a frozen player cycles its members, or plays
     #                                        each population's average candidate
 }
@@ -52,6 +57,7 @@ class EvolvingConfig:
     es_scheme: str = "per_slot"
     mutate_space: str = "genes"
     frozen_play: str = "cycle"
+    parent_rule: str = "record"
     population_size: int = 20
     uses_per_generation: int = 25
     sigma: float = 0.05

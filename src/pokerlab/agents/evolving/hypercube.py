@@ -4,7 +4,8 @@ position, bets to call), each evolved by a (1+1) evolution strategy (docs/barone
 Arrays, population index first (``index(segment, stage, position, bets)``), member second:
 
 * ``genes``: the playing candidates (P, M, 7); ``parent`` / ``parent_fitness`` / ``has_parent``: each
-  slot's parent and the fitness it earned (NaN: never credited);
+  slot's parent and the fitness it earned (NaN: never credited); ``parent_evals``: how many
+  measurements that fitness averages;
 * ``credit_sum`` / ``credit_count``: feedback R credited since the last reproduction; ``uses``: hands in
   which the member was the representative of a consulted population; ``pointer``: the representative;
 * ``sigma`` / ``successes`` / ``comparisons``: each slot's mutation step and its one-fifth-rule tally;
@@ -14,8 +15,11 @@ A population reproduces when each member has been used ``uses_per_generation`` t
 consulting hands with 20 members and 25 uses, §8): per slot, the playing candidate replaces the parent if
 the slot has none yet or its fitness is at least the parent's (a parent never credited counts as -inf; a
 child never credited never replaces), then a child is made from the parent by Gaussian mutation, reflected
-into [0, 1 - 1e-9]. The alternative ``es_scheme = "truncation"`` [OUR CHOICE] is a (mu, lambda)-ES over the
-whole population: the best quarter of the playing candidates by fitness (never credited: last) become the
+into [0, 1 - 1e-9]. With ``parent_rule = "remeasure"`` [OUR CHOICE, a repair] the generations alternate:
+after a comparison the slots replay their parents, whose fitness becomes the running mean of all their
+measurements (``parent_evals``), so one lucky record no longer blocks every child.
+The alternative ``es_scheme = "truncation"`` [OUR CHOICE] is a (mu, lambda)-ES over the whole
+population: the best quarter of the playing candidates by fitness (never credited: last) become the
 parents, each of the next generation's members a mutated copy of one of them, in rank order.
 """
 
@@ -45,7 +49,10 @@ _ARRAYS = (
     "successes",
     "comparisons",
     "generation",
+    "parent_evals",
 )
+#: Arrays a file of an older version may lack, and how to rebuild them from the others.
+_OPTIONAL = {"parent_evals": lambda state: np.asarray(state["has_parent"], dtype=np.int64)}
 
 
 def mutate(parent: np.ndarray, sigma, rng: np.random.Generator, space: str = "genes") -> np.ndarray:
@@ -85,6 +92,7 @@ class Hypercube:
         self.successes = np.zeros((count, m), dtype=np.int64)
         self.comparisons = np.zeros((count, m), dtype=np.int64)
         self.generation = np.zeros(count, dtype=np.int64)
+        self.parent_evals = np.zeros((count, m), dtype=np.int64)
 
     @property
     def populations(self) -> int:
@@ -155,8 +163,26 @@ class Hypercube:
         self.has_parent[p] = True
         self.genes[p] = mutate(self.parent[p], self.sigma[p], rng, self.config.mutate_space)
 
+    def _remeasured(self, p: int) -> bool:
+        """``parent_rule = "remeasure"`` [OUR CHOICE, a repair]: True after a generation in which the slots
+        replayed their parents (odd generations); each credited replay's fitness joins its parent's running
+        mean (parent_evals measurements so far), with no comparison."""
+        if self.config.parent_rule != "remeasure" or self.generation[p] % 2 == 0:
+            return False
+        fitness = self.fitness(p)
+        measured = ~np.isnan(fitness) & self.has_parent[p]
+        n = self.parent_evals[p]
+        old = np.where(np.isnan(self.parent_fitness[p]), 0.0, self.parent_fitness[p])
+        mean = (old * n + np.where(measured, fitness, 0.0)) / np.maximum(n + 1, 1)
+        self.parent_fitness[p] = np.where(measured, mean, self.parent_fitness[p])
+        self.parent_evals[p] += measured
+        return True
+
     def _one_plus_one(self, p: int, rng: np.random.Generator) -> None:
         config = self.config
+        if self._remeasured(p):
+            self.genes[p] = mutate(self.parent[p], self.sigma[p], rng, config.mutate_space)
+            return
         child_fitness = self.fitness(p)
         parent_fitness = np.where(np.isnan(self.parent_fitness[p]), -np.inf, self.parent_fitness[p])
         credited = ~np.isnan(child_fitness)
@@ -164,6 +190,7 @@ class Hypercube:
         replace = ~self.has_parent[p] | better
         self.parent[p, replace] = self.genes[p, replace]
         self.parent_fitness[p, replace] = child_fitness[replace]
+        self.parent_evals[p, replace] = credited[replace]
         compared = self.has_parent[p] & credited  # a real comparison of a child with a parent
         self.has_parent[p] = True
         if config.one_fifth_rule:
@@ -177,7 +204,10 @@ class Hypercube:
             )
             self.successes[p] = np.where(full, 0, self.successes[p])
             self.comparisons[p] = np.where(full, 0, self.comparisons[p])
-        self.genes[p] = mutate(self.parent[p], self.sigma[p], rng, config.mutate_space)
+        if config.parent_rule == "remeasure":  # the next generation replays the parents
+            self.genes[p] = self.parent[p]
+        else:
+            self.genes[p] = mutate(self.parent[p], self.sigma[p], rng, config.mutate_space)
 
     # -- what was learned ---------------------------------------------------------------------------
 
@@ -192,6 +222,10 @@ class Hypercube:
     @classmethod
     def from_state(cls, state: dict[str, np.ndarray], config: EvolvingConfig) -> Hypercube:
         """The hypercube `state` describes; `CorruptData` naming what does not fit."""
+        state = {
+            **{k: f(state) for k, f in _OPTIONAL.items() if k not in state and "has_parent" in state},
+            **state,
+        }
         missing = sorted((set(_ARRAYS) | {"segments"}) - set(state))
         if missing:
             raise CorruptData(f"an evolving player's file lacks {missing}")
