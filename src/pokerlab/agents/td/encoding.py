@@ -209,8 +209,7 @@ def betting_block(view, config: TDConfig, extra: int | None = None) -> np.ndarra
     bits: list[float] = []
     for value in now + before:
         bits += unary(value, 5, config.unary_round)
-    button = view.position == view.players - 1
-    bits += [1.0, 0.0] if button else [0.0, 1.0]
+    bits += [1.0, 0.0] if view.is_button else [0.0, 1.0]
     if config.extra_inputs:
         bits += [1.0 if r == view.round else 0.0 for r in range(4)]
         committed = view.committed
