@@ -24,7 +24,7 @@ from pokerlab.agents import Agent, make_agent
 from pokerlab.arena.dealing import Dealer
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
-from pokerlab.learning.td import play_hand
+from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, play_hand
 from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
 
 RUN_FILES = ("config.json", "curve.csv", "training.csv", "final.json", "curves.png")
@@ -104,7 +104,7 @@ def _plot(runs: list[dict], path: Path, title: str) -> None:
             ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=run["name"])
         ax.axhline(0, color="grey", lw=0.8)
         if opponent == "call":
-            ax.axhline(1.25, color="grey", ls="--", lw=0.8, label="best response")
+            ax.axhline(BEST_RESPONSE_VS_CALL, color="grey", ls="--", lw=0.8, label="best response")
         ax.set_title(f"vs {opponent}")
         ax.set_xlabel("training hands")
         ax.set_ylabel("sb/hand, duplicate, 95% CI")

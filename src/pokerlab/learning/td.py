@@ -229,7 +229,6 @@ class Trainer:
         state = play_hand(agents, HandState(game, cards[:4], cards[4:9]), self.done)
         self.done += 1
         self.learner.hands += 1
-        s = self.schedule
         if (
             s.stage2_after
             and self.done >= s.stage2_after

@@ -89,10 +89,14 @@ class TDConfig:
             value = getattr(self, name)
             if value not in allowed:
                 raise ConfigError(f"td config {name}={value!r}; allowed: {', '.join(allowed)}")
-        for name in ("mean_halved", "table_river_straight_fix", "extra_inputs", "strength_inputs"):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"td config {name} must be true or false, got {getattr(self, name)!r}")
-        for name in ("fold_when_free", "average_policy"):
+        for name in (
+            "mean_halved",
+            "table_river_straight_fix",
+            "extra_inputs",
+            "strength_inputs",
+            "fold_when_free",
+            "average_policy",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"td config {name} must be true or false, got {getattr(self, name)!r}")
         for name in (

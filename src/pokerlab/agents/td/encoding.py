@@ -63,7 +63,8 @@ def replicated_mean(cards: Sequence[int], rule: str = "extra_copies") -> float:
     """
     counts: dict[int, int] = {}
     for c in cards:
-        counts[c // 4 + 1] = counts.get(c // 4 + 1, 0) + 1
+        v = card_value(c)
+        counts[v] = counts.get(v, 0) + 1
     if rule == "extra_copies":
         chosen = [(v, n - 1) for v, n in counts.items() if n > 1]
     else:
@@ -76,7 +77,7 @@ def mean_value(cards: Sequence[int], halved: bool = True) -> float:
     """H5 / T5: the mean card value (halved when `halved`, §A.3.3); 0 for no cards."""
     if not cards:
         return 0.0
-    mean = sum(c // 4 + 1 for c in cards) / len(cards)
+    mean = sum(card_value(c) for c in cards) / len(cards)
     return mean / 2 if halved else mean
 
 
@@ -109,7 +110,7 @@ def consecutivity(cards: Sequence[int]) -> int:
     (run >= 5), FOUR (run = 4), INSIDE_GAP (4 distinct ranks in a 5-window), THREE (run = 3) or NOTHING."""
     present = [False] * 14  # 0 = ace low, 1 = deuce ... 13 = ace
     for c in cards:
-        present[c // 4 + 1] = True
+        present[card_value(c)] = True
     present[0] = present[13]
     run = best = 0
     for p in present:
@@ -209,8 +210,7 @@ def betting_block(view, config: TDConfig, extra: int | None = None) -> np.ndarra
     bits: list[float] = []
     for value in now + before:
         bits += unary(value, 5, config.unary_round)
-    button = view.position == view.players - 1
-    bits += [1.0, 0.0] if button else [0.0, 1.0]
+    bits += [1.0, 0.0] if view.is_button else [0.0, 1.0]
     if config.extra_inputs:
         bits += [1.0 if r == view.round else 0.0 for r in range(4)]
         committed = view.committed

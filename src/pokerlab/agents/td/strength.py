@@ -20,7 +20,8 @@ import numpy as np
 
 from pokerlab.analysis.income_rate import shipped_table
 from pokerlab.analysis.potential import potential_counts
-from pokerlab.analysis.strength import rank_with, strength_counts
+from pokerlab.analysis.strength import rank_with
+from pokerlab.analysis.strength import uniform_strength as postflop_strength
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
 from pokerlab.evaluator import add_card, hand_key
 
@@ -40,10 +41,7 @@ def preflop_equity(hole: Sequence[int]) -> float:
 
 def uniform_strength(hole: Sequence[int], board: Sequence[int]) -> float:
     """HS_1 against a uniform hand (pre-flop: the all-in equity)."""
-    if not board:
-        return preflop_equity(hole)
-    ahead, tied, behind = strength_counts(np.array(hole, np.uint8), np.array(board, np.uint8), _UNIFORM)
-    return (ahead + tied / 2) / (ahead + tied + behind)
+    return postflop_strength(hole, board) if board else preflop_equity(hole)
 
 
 def showdown_equity(hole: Sequence[int], board: Sequence[int], samples: int = 256) -> float:
