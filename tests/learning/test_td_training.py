@@ -53,6 +53,8 @@ def test_resume_is_identical_to_an_uninterrupted_run(tmp_path):
     assert saved[0].learner.hands == 300
     assert np.array_equal(saved[0].learner.average.network.theta, resumed.learner.average.network.theta)
     assert whole.learner.average.seen > 50  # it recorded the stage-2 decisions
+    untrained = Trainer.start(config, SCHEDULE, 7).learner.average.network.theta
+    assert not np.array_equal(whole.learner.average.network.theta, untrained)  # and learned from them
     # a shorter run resumed to a longer one equals the longer one, too
     train(config, SCHEDULE, 200, 7, tmp_path / "short")
     train(config, SCHEDULE, 300, 7, tmp_path / "short", resume=True)

@@ -227,6 +227,9 @@ class Trainer:
         agents = [opponent, me] if position else [me, opponent]
         cards = dealer.cards(self.done, 2)
         state = play_hand(agents, HandState(game, cards[:4], cards[4:9]), self.done)
+        average = self.learner.average
+        if average is not None and self.learner.record_average:  # stage 3: imitate the greedy decisions
+            average.train(self.learner.config.average_steps, self.rng)
         self.done += 1
         self.learner.hands += 1
         if (
