@@ -206,9 +206,10 @@ def bw_1(
     }
     lines = [f"bw-1: {runs} run(s) of {epochs} epochs at the mixed table, seeds {seed}..{seed + runs - 1}"]
     for run, t in zip(runs_out, targets, strict=True):
+        first = t["E1b"]["first_epoch_ma_above_0"]
         lines.append(
             f"seed {run.seed}: E1a mean W(1-20) {t['E1a']['mean_w']:+.0f}; "
-            f"E1b MA>0 at epoch {t['E1b']['first_epoch_ma_above_0']}; "
+            f"E1b {'MA never > 0' if first is None else f'MA>0 at epoch {first}'}; "
             f"E1c mean W{t['E1c']['epochs']} {t['E1c']['mean_w']:+.0f} "
             f"CI [{t['E1c']['ci95'][0]:+.0f}, {t['E1c']['ci95'][1]:+.0f}]; "
             f"E1d losing epochs {t['E1d']['losing_epochs']}; {run.hands / run.seconds:.0f} hands/s"
