@@ -174,20 +174,7 @@ def bw_1(
 ) -> BWResult:
     """Experiment 1 (Barone & While 2000 §4.2): learning from random candidates at the mixed table."""
     out = _out(out)
-    jobs = [
-        {
-            "start": "random",
-            "seed": seed + r,
-            "table": "mixed",
-            "epochs": epochs,
-            "progress": progress,
-            "label": f"bw-1 seed {seed + r}",
-            "config": config,
-        }
-        for r in range(runs)
-    ]
-    done = _run_jobs(jobs, workers)
-    runs_out = [run for run, _ in done]
+    runs_out, states = _evolve("random", "bw-1", epochs, seed, runs, workers, progress, config)
     targets = [e1_targets(run.player) for run in runs_out]
     passes = {k: sum(t[k]["pass"] for t in targets) for k in ("E1a", "E1b", "E1c", "E1d")}
     summary = {
@@ -199,7 +186,7 @@ def bw_1(
                 **t,
                 "generations": generations_by_stage(state),
             }
-            for run, t, (_, state) in zip(runs_out, targets, done, strict=True)
+            for run, t, state in zip(runs_out, targets, states, strict=True)
         ],
         "passes": passes,
         "paper": {"first_positive_epoch": 71},
@@ -227,7 +214,7 @@ def bw_1(
             f"bw-1: random start at the mixed table (Barone & While 2000 Fig. 1), "
             f"seeds {seed}..{seed + runs - 1}",
         )
-        for run, (_, state) in zip(runs_out, done, strict=True):
+        for run, state in zip(runs_out, states, strict=True):
             _save(state, out / f"player-seed{run.seed}.npz", config)
     _write(out, result, runs_out)
     return result
@@ -353,7 +340,7 @@ def bw_2(
 ) -> BWResult:
     """Experiment 2 (Barone & While 2000 §4.3): player A adapts at the mixed table."""
     out = _out(out)
-    runs_out, states = _evolve_a(epochs, seed, runs, workers, progress, config)
+    runs_out, states = _evolve("player_a", "evolve A", epochs, seed, runs, workers, progress, config)
     a_rates = preflop_rates(
         EvolvingAgent(config, SEGMENTS, "player_a").learned_state(), 30, seed + 20_000, config
     )
@@ -412,16 +399,19 @@ def bw_2(
     return result
 
 
-def _evolve_a(epochs, seed, runs, workers, progress, config) -> tuple[list[EpochRun], list[dict]]:
-    """`runs` evolutions of player A at the mixed table (seeds seed, seed + 1, ...): runs and final states."""
+def _evolve(
+    start: str, label: str, epochs, seed, runs, workers, progress, config
+) -> tuple[list[EpochRun], list[dict]]:
+    """`runs` evolutions from `start` ("random" or "player_a") at the mixed table (seeds seed, seed + 1,
+    ...): runs and final states."""
     jobs = [
         {
-            "start": "player_a",
+            "start": start,
             "seed": seed + r,
             "table": "mixed",
             "epochs": epochs,
             "progress": progress,
-            "label": f"evolve A seed {seed + r}",
+            "label": f"{label} seed {seed + r}",
             "config": config,
         }
         for r in range(runs)
@@ -461,7 +451,9 @@ def bw_3(
             states.append(agent.learned_state())
         seeds = [seed + r for r in range(len(states))]
     else:
-        evolved, states = _evolve_a(evolve_epochs or epochs, seed, runs, workers, progress, config)
+        evolved, states = _evolve(
+            "player_a", "evolve A", evolve_epochs or epochs, seed, runs, workers, progress, config
+        )
         seeds = [run.seed for run in evolved]
     jobs, keys = [], []
     a_state = EvolvingAgent(config, ("any",), "player_a").learned_state()
