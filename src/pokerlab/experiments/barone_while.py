@@ -23,7 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.agents.evolving import EvolvingAgent, EvolvingConfig
+from pokerlab.actions import FOLD, RAISE
+from pokerlab.agents.evolving import EvolvingAgent, EvolvingConfig, Hypercube
+from pokerlab.agents.evolving.candidate import probabilities
 from pokerlab.arena.significance import paired_test, welch_test
 from pokerlab.arena.stats import Z95
 from pokerlab.errors import ConfigError
@@ -226,9 +228,6 @@ def bw_1(
 def controller_properties(state: dict, config: EvolvingConfig | None = None) -> dict:
     """The published observations on A^tight and A^loose (Barone & While 2000 §4.3), measured on the
     post-river average candidates, probabilities averaged over x uniform on [0, 1]."""
-    from pokerlab.agents.evolving.candidate import probabilities
-    from pokerlab.agents.evolving.hypercube import Hypercube
-
     cube = Hypercube.from_state(state, config or EvolvingConfig())
     average = cube.average()
     xs = np.linspace(0, 1, 101)
@@ -282,14 +281,12 @@ def preflop_rates(state: dict, epochs: int, seed: int, config: EvolvingConfig | 
     """VPIP (share of hands with a pre-flop decision in which the player put chips in voluntarily) and PFR
     (share in which it raised pre-flop) of a frozen player at the mixed table (docs/barone-while.md §10's
     acceptance of player A: VPIP 12-30 %, PFR at least half of VPIP)."""
-    from pokerlab.actions import RAISE
-
     player = _player({"state": state, "frozen": True, "config": config})
     player.situations = []
     play_epochs(player, "mixed", epochs, seed)
     pre = [s for s in player.situations if s[1] == 0]
     hands = {s[0] for s in pre}
-    voluntary = {s[0] for s in pre if s[6] == RAISE or (s[6] != 0 and s[5] > 0)}
+    voluntary = {s[0] for s in pre if s[6] == RAISE or (s[6] != FOLD and s[5] > 0)}
     raised = {s[0] for s in pre if s[6] == RAISE}
     vpip, pfr = len(voluntary) / max(1, len(hands)), len(raised) / max(1, len(hands))
     return {
@@ -304,8 +301,6 @@ def different_actions(state: dict, hands: int, seed: int, config: EvolvingConfig
     """The share of post-river decisions where A^tight's and A^loose's average candidates disagree on the
     most probable action, over `hands` fresh mixed-table hands played by the evolved player, frozen
     (docs/barone-while.md §11, our metric for the paper's "over 15 %")."""
-    from pokerlab.agents.evolving.candidate import probabilities
-
     player = _player({"state": state, "frozen": True, "config": config})
     player.situations = []
     play_epochs(player, "mixed", max(1, hands // 100), seed)
