@@ -59,6 +59,8 @@ def test_bw1_writes_figure_summary_and_players(tmp_path):
     player = EvolvingAgent.from_file(tmp_path / "player-seed2.npz")
     assert player.cube.segments == ("tight-passive", "loose-aggressive")
     assert result.lines[0].startswith("bw-1: 1 run(s) of 3 epochs")
+    first = summary["runs"][0]["E1b"]["first_epoch_ma_above_0"]
+    assert ("MA never > 0" if first is None else f"MA>0 at epoch {first};") in result.lines[1]
 
 
 def test_bw2_then_bw3_from_its_file(tmp_path):

@@ -23,7 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.agents.evolving import EvolvingAgent, EvolvingConfig
+from pokerlab.actions import FOLD, RAISE
+from pokerlab.agents.evolving import EvolvingAgent, EvolvingConfig, Hypercube
+from pokerlab.agents.evolving.candidate import probabilities
 from pokerlab.arena.significance import paired_test, welch_test
 from pokerlab.arena.stats import Z95
 from pokerlab.errors import ConfigError
@@ -174,20 +176,7 @@ def bw_1(
 ) -> BWResult:
     """Experiment 1 (Barone & While 2000 §4.2): learning from random candidates at the mixed table."""
     out = _out(out)
-    jobs = [
-        {
-            "start": "random",
-            "seed": seed + r,
-            "table": "mixed",
-            "epochs": epochs,
-            "progress": progress,
-            "label": f"bw-1 seed {seed + r}",
-            "config": config,
-        }
-        for r in range(runs)
-    ]
-    done = _run_jobs(jobs, workers)
-    runs_out = [run for run, _ in done]
+    runs_out, states = _evolve("random", "bw-1", epochs, seed, runs, workers, progress, config)
     targets = [e1_targets(run.player) for run in runs_out]
     passes = {k: sum(t[k]["pass"] for t in targets) for k in ("E1a", "E1b", "E1c", "E1d")}
     summary = {
@@ -199,16 +188,17 @@ def bw_1(
                 **t,
                 "generations": generations_by_stage(state),
             }
-            for run, t, (_, state) in zip(runs_out, targets, done, strict=True)
+            for run, t, state in zip(runs_out, targets, states, strict=True)
         ],
         "passes": passes,
         "paper": {"first_positive_epoch": 71},
     }
     lines = [f"bw-1: {runs} run(s) of {epochs} epochs at the mixed table, seeds {seed}..{seed + runs - 1}"]
     for run, t in zip(runs_out, targets, strict=True):
+        first = t["E1b"]["first_epoch_ma_above_0"]
         lines.append(
             f"seed {run.seed}: E1a mean W(1-20) {t['E1a']['mean_w']:+.0f}; "
-            f"E1b MA>0 at epoch {t['E1b']['first_epoch_ma_above_0']}; "
+            f"E1b {'MA never > 0' if first is None else f'MA>0 at epoch {first}'}; "
             f"E1c mean W{t['E1c']['epochs']} {t['E1c']['mean_w']:+.0f} "
             f"CI [{t['E1c']['ci95'][0]:+.0f}, {t['E1c']['ci95'][1]:+.0f}]; "
             f"E1d losing epochs {t['E1d']['losing_epochs']}; {run.hands / run.seconds:.0f} hands/s"
@@ -226,7 +216,7 @@ def bw_1(
             f"bw-1: random start at the mixed table (Barone & While 2000 Fig. 1), "
             f"seeds {seed}..{seed + runs - 1}",
         )
-        for run, (_, state) in zip(runs_out, done, strict=True):
+        for run, state in zip(runs_out, states, strict=True):
             _save(state, out / f"player-seed{run.seed}.npz", config)
     _write(out, result, runs_out)
     return result
@@ -238,9 +228,6 @@ def bw_1(
 def controller_properties(state: dict, config: EvolvingConfig | None = None) -> dict:
     """The published observations on A^tight and A^loose (Barone & While 2000 §4.3), measured on the
     post-river average candidates, probabilities averaged over x uniform on [0, 1]."""
-    from pokerlab.agents.evolving.candidate import probabilities
-    from pokerlab.agents.evolving.hypercube import Hypercube
-
     cube = Hypercube.from_state(state, config or EvolvingConfig())
     average = cube.average()
     xs = np.linspace(0, 1, 101)
@@ -294,14 +281,12 @@ def preflop_rates(state: dict, epochs: int, seed: int, config: EvolvingConfig | 
     """VPIP (share of hands with a pre-flop decision in which the player put chips in voluntarily) and PFR
     (share in which it raised pre-flop) of a frozen player at the mixed table (docs/barone-while.md §10's
     acceptance of player A: VPIP 12-30 %, PFR at least half of VPIP)."""
-    from pokerlab.actions import RAISE
-
     player = _player({"state": state, "frozen": True, "config": config})
     player.situations = []
     play_epochs(player, "mixed", epochs, seed)
     pre = [s for s in player.situations if s[1] == 0]
     hands = {s[0] for s in pre}
-    voluntary = {s[0] for s in pre if s[6] == RAISE or (s[6] != 0 and s[5] > 0)}
+    voluntary = {s[0] for s in pre if s[6] == RAISE or (s[6] != FOLD and s[5] > 0)}
     raised = {s[0] for s in pre if s[6] == RAISE}
     vpip, pfr = len(voluntary) / max(1, len(hands)), len(raised) / max(1, len(hands))
     return {
@@ -316,8 +301,6 @@ def different_actions(state: dict, hands: int, seed: int, config: EvolvingConfig
     """The share of post-river decisions where A^tight's and A^loose's average candidates disagree on the
     most probable action, over `hands` fresh mixed-table hands played by the evolved player, frozen
     (docs/barone-while.md §11, our metric for the paper's "over 15 %")."""
-    from pokerlab.agents.evolving.candidate import probabilities
-
     player = _player({"state": state, "frozen": True, "config": config})
     player.situations = []
     play_epochs(player, "mixed", max(1, hands // 100), seed)
@@ -352,7 +335,7 @@ def bw_2(
 ) -> BWResult:
     """Experiment 2 (Barone & While 2000 §4.3): player A adapts at the mixed table."""
     out = _out(out)
-    runs_out, states = _evolve_a(epochs, seed, runs, workers, progress, config)
+    runs_out, states = _evolve("player_a", "evolve A", epochs, seed, runs, workers, progress, config)
     a_rates = preflop_rates(
         EvolvingAgent(config, SEGMENTS, "player_a").learned_state(), 30, seed + 20_000, config
     )
@@ -411,16 +394,19 @@ def bw_2(
     return result
 
 
-def _evolve_a(epochs, seed, runs, workers, progress, config) -> tuple[list[EpochRun], list[dict]]:
-    """`runs` evolutions of player A at the mixed table (seeds seed, seed + 1, ...): runs and final states."""
+def _evolve(
+    start: str, label: str, epochs, seed, runs, workers, progress, config
+) -> tuple[list[EpochRun], list[dict]]:
+    """`runs` evolutions from `start` ("random" or "player_a") at the mixed table (seeds seed, seed + 1,
+    ...): runs and final states."""
     jobs = [
         {
-            "start": "player_a",
+            "start": start,
             "seed": seed + r,
             "table": "mixed",
             "epochs": epochs,
             "progress": progress,
-            "label": f"evolve A seed {seed + r}",
+            "label": f"{label} seed {seed + r}",
             "config": config,
         }
         for r in range(runs)
@@ -460,7 +446,9 @@ def bw_3(
             states.append(agent.learned_state())
         seeds = [seed + r for r in range(len(states))]
     else:
-        evolved, states = _evolve_a(evolve_epochs or epochs, seed, runs, workers, progress, config)
+        evolved, states = _evolve(
+            "player_a", "evolve A", evolve_epochs or epochs, seed, runs, workers, progress, config
+        )
         seeds = [run.seed for run in evolved]
     jobs, keys = [], []
     a_state = EvolvingAgent(config, ("any",), "player_a").learned_state()

@@ -40,7 +40,7 @@ def log_responses(genes: np.ndarray, x) -> np.ndarray:
     response is -inf when c_c = 0 (no calling at all)."""
     genes = np.asarray(genes, dtype=np.float64)
     x = np.asarray(x, dtype=np.float64)
-    e = genes / (1.0 - genes)
+    e = gene_eval(genes)
     out = np.empty(np.broadcast_shapes(genes.shape[:-1], x.shape) + (3,))
     out[..., 0] = -e[..., B_F] * (x - genes[..., A_F])
     with np.errstate(divide="ignore"):

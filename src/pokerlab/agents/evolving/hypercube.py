@@ -94,10 +94,6 @@ class Hypercube:
         self.generation = np.zeros(count, dtype=np.int64)
         self.parent_evals = np.zeros((count, m), dtype=np.int64)
 
-    @property
-    def populations(self) -> int:
-        return self.genes.shape[0]
-
     def index(self, segment: int, stage: int, position: int, bets: int) -> int:
         """The population of a segment and cell (stage 0-3, position 0-2, bets to call 0-3)."""
         return ((segment * CELL_SHAPE[0] + stage) * CELL_SHAPE[1] + position) * CELL_SHAPE[2] + bets

@@ -58,6 +58,4 @@ def cell_genes(stage: int, position: int, bets: int) -> np.ndarray:
 
 def player_a_cells() -> np.ndarray:
     """Player A's 48 candidates in hypercube cell order (stage, position, bets to call), shape (48, 7)."""
-    return np.array(
-        [cell_genes(s, p, b) for s in range(CELL_SHAPE[0]) for p in range(CELL_SHAPE[1]) for b in range(4)]
-    )
+    return np.array([cell_genes(*cell) for cell in np.ndindex(CELL_SHAPE)])

@@ -15,7 +15,7 @@ import math
 from pokerlab.analysis.income_rate import shipped_table
 from pokerlab.analysis.starting_hands import type_of_codes
 from pokerlab.analysis.strength import uniform_strength
-from pokerlab.engine import FOLD, PREFLOP
+from pokerlab.engine import PREFLOP, blind_positions
 
 EARLY, MIDDLE, LATE = 0, 1, 2
 POSITIONS = ("early", "middle", "late")
@@ -45,11 +45,8 @@ def position_class(index: int, players: int) -> int:
 def acting_order(players: int, round_index: int) -> list[int]:
     """Positions in this round's acting order: pre-flop from left of the big blind (heads-up: the button
     first), later rounds from position 0 (the engine's positions, `pokerlab.engine.state`)."""
-    if round_index == PREFLOP:
-        if players == 2:
-            return [1, 0]
-        return list(range(2, players)) + [0, 1]
-    return list(range(players))
+    first = (blind_positions(players)[1] + 1) % players if round_index == PREFLOP else 0
+    return list(range(first, players)) + list(range(first))
 
 
 def hand_position(view, among_active: bool = True) -> int:
@@ -57,8 +54,8 @@ def hand_position(view, among_active: bool = True) -> int:
     still in the hand (``among_active``) or among all dealt in (``position_rule = "dealt_order"``)."""
     order = acting_order(view.players, view.round)
     if among_active:
-        gone = {r.position for r in view.actions if r.action == FOLD}
-        order = [p for p in order if p not in gone]
+        folded = view.folded
+        order = [p for p in order if not folded[p]]
     return position_class(order.index(view.position), len(order))
 
 
@@ -74,8 +71,8 @@ def bets_to_call(view, round_up: bool = True) -> int:
 def opponents_in(view) -> list[int]:
     """Positions of the opponents still in the hand (not folded, all-ins included), in the order they act
     after us this round."""
-    gone = {r.position for r in view.actions if r.action == FOLD}
+    folded = view.folded
     order = acting_order(view.players, view.round)
     me = order.index(view.position)
     after = order[me + 1 :] + order[:me]
-    return [p for p in after if p not in gone]
+    return [p for p in after if not folded[p]]
