@@ -20,7 +20,7 @@ SRC = REPO / "src"
 PACKAGE = "pokerlab"
 
 #: The floors below the engine and the analysis, lowest first: each may import only those before it.
-BASE = ("errors", "cards", "handclass", "evaluator_tables", "evaluator", "holdings")
+BASE = ("errors", "checks", "cards", "handclass", "evaluator_tables", "evaluator", "holdings")
 
 #: part -> the parts it must never import (the README, "Layout"; the root package is above all).
 FORBIDDEN: dict[str, frozenset[str]] = {

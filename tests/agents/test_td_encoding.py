@@ -19,6 +19,7 @@ from pokerlab.agents.td.encoding import (
 from pokerlab.analysis.income_rate import income_rate
 from pokerlab.cards import parse_cards
 from pokerlab.engine import GameConfig, HandState, seat_view
+from pokerlab.errors import ConfigError
 
 FAITHFUL = PRESETS["faithful"]
 
@@ -172,5 +173,11 @@ def test_td14_information_hiding():
 
 
 def test_config_errors():
-    with pytest.raises(Exception, match="head='x'; allowed: class, value, action_value"):
+    with pytest.raises(
+        Exception, match="TDConfig.head must be one of 'class', 'value', 'action_value'; got 'x'"
+    ):
         TDConfig(head="x")
+    with pytest.raises(ConfigError, match="TDConfig.hidden must be an integer >= 1, got True"):
+        TDConfig(hidden=True)
+    with pytest.raises(ConfigError, match=r"TDConfig.lam must be a number in \[0, 1\], got 1.5"):
+        TDConfig(lam=1.5)

@@ -35,6 +35,7 @@ from pokerlab.agents.td.agent import TDAgent, TDLearner
 from pokerlab.agents.td.config import TDConfig, preset
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.match import duplicate_tournament
+from pokerlab.checks import check_fields
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.errors import ConfigError
 
@@ -74,14 +75,9 @@ class Schedule:
         for name in (*self.opponents, *self.eval_opponents):
             if name != SELF:
                 make_agent(name)  # one clear error with the known names
-        for name in ("stage2_after", "eval_every", "eval_seed"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
-                raise ConfigError(f"schedule {name} must be an integer >= 0, got {value!r}")
-        for name in ("snapshot_every", "eval_deals", "checkpoint_every", "block"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise ConfigError(f"schedule {name} must be an integer >= 1, got {value!r}")
+        at_least = dict.fromkeys(("stage2_after", "eval_every", "eval_seed"), 0)
+        at_least.update(dict.fromkeys(("snapshot_every", "eval_deals", "checkpoint_every", "block"), 1))
+        check_fields(self, "Schedule", at_least=at_least)
         shares = (self.live_share, self.snapshot_share)
         if not all(isinstance(s, int | float) and 0 <= s <= 1 for s in shares) or sum(shares) > 1:
             raise ConfigError(

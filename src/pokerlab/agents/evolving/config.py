@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pokerlab.checks import check_fields
 from pokerlab.errors import ConfigError
 
 #: field -> the values it allows (the first is the default).
@@ -67,23 +68,14 @@ class EvolvingConfig:
     sigma_max: float = 0.25
 
     def __post_init__(self) -> None:
-        for name, allowed in CHOICES.items():
-            if getattr(self, name) not in allowed:
-                raise ConfigError(
-                    f"EvolvingConfig.{name} must be one of {', '.join(map(repr, allowed))}; "
-                    f"got {getattr(self, name)!r}"
-                )
-        for name in ("shared_u", "credit_once_per_hand", "one_fifth_rule"):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"EvolvingConfig.{name} must be true or false, got {getattr(self, name)!r}")
-        for name in ("population_size", "uses_per_generation", "one_fifth_window"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"EvolvingConfig.{name} must be an integer >= 1, got {value!r}")
-        for name in ("sigma", "sigma_min", "sigma_max"):
-            value = getattr(self, name)
-            if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
-                raise ConfigError(f"EvolvingConfig.{name} must be a number in [0, 1], got {value!r}")
+        check_fields(
+            self,
+            "EvolvingConfig",
+            choices=CHOICES,
+            flags=("shared_u", "credit_once_per_hand", "one_fifth_rule"),
+            at_least={"population_size": 1, "uses_per_generation": 1, "one_fifth_window": 1},
+            fractions=("sigma", "sigma_min", "sigma_max"),
+        )
         if not self.sigma_min <= self.sigma_max:
             raise ConfigError(
                 f"EvolvingConfig needs sigma_min <= sigma_max, got {self.sigma_min} > {self.sigma_max}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 
+from pokerlab.checks import check_fields
 from pokerlab.errors import ConfigError
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -85,46 +86,38 @@ class TDConfig:
     average_mix: float = 0.1
 
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ConfigError(f"td config {name}={value!r}; allowed: {', '.join(allowed)}")
-        for name in (
-            "mean_halved",
-            "table_river_straight_fix",
-            "extra_inputs",
-            "strength_inputs",
-            "fold_when_free",
-            "average_policy",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"td config {name} must be true or false, got {getattr(self, name)!r}")
-        for name in (
-            "flop_equity_samples",
-            "opponent_ids",
-            "alpha_decay_hands",
-            "epsilon_decay_hands",
-            "average_steps",
-        ):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ConfigError(f"td config {name} must be an integer >= 0, got {value!r}")
-        for name, low in (("hidden", 1), ("threshold", 1), ("average_capacity", 1)):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ConfigError(f"td config {name} must be an integer >= {low}, got {value!r}")
-        for name in (
-            "alpha",
-            "lam",
-            "epsilon_start",
-            "epsilon_end",
-            "init_scale",
-            "average_alpha",
-            "average_mix",
-        ):
-            value = getattr(self, name)
-            if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
-                raise ConfigError(f"td config {name} must be a number in [0, 1], got {value!r}")
+        check_fields(
+            self,
+            "TDConfig",
+            choices=_CHOICES,
+            flags=(
+                "mean_halved",
+                "table_river_straight_fix",
+                "extra_inputs",
+                "strength_inputs",
+                "fold_when_free",
+                "average_policy",
+            ),
+            at_least={
+                "flop_equity_samples": 0,
+                "opponent_ids": 0,
+                "alpha_decay_hands": 0,
+                "epsilon_decay_hands": 0,
+                "average_steps": 0,
+                "hidden": 1,
+                "threshold": 1,
+                "average_capacity": 1,
+            },
+            fractions=(
+                "alpha",
+                "lam",
+                "epsilon_start",
+                "epsilon_end",
+                "init_scale",
+                "average_alpha",
+                "average_mix",
+            ),
+        )
         if self.head == "action_value" and self.td_chain == "shared":
             raise ConfigError(
                 "td config: the shared chain belongs to the seed's after-state heads, not action_value"
