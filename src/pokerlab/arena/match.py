@@ -109,6 +109,12 @@ def _labels(names: Sequence[str]) -> list[str]:
     return out
 
 
+def check_seconds(name: str, value: float | None) -> None:
+    """`ConfigError` unless `value` (a timeout) is None or a positive number of seconds."""
+    if value is not None and not value > 0:
+        raise ConfigError(f"{name} must be a positive number of seconds, got {value!r}")
+
+
 def _positive(name: str, value, allow_none: bool = False) -> None:
     if allow_none and value is None:
         return
@@ -202,8 +208,7 @@ def play_match(
         raise ConfigError("rebuy restores real stacks: give the game a stack (GameConfig(stack=...))")
     if duplicate and sessions != 1:
         raise ConfigError("a duplicate match has one session per seat rotation; leave sessions at 1")
-    if action_timeout is not None and not action_timeout > 0:
-        raise ConfigError(f"action_timeout must be a positive number of seconds, got {action_timeout!r}")
+    check_seconds("action_timeout", action_timeout)
     # external specs ("module:Class") are isolated by default; instances passed in are the caller's own
     isolated = [(isinstance(a, str) and is_external(a)) if isolate is None else bool(isolate) for a in agents]
     copies = duplicate or sessions > 1 or any(isolated)  # otherwise the instances play themselves

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from pokerlab.arena.match import MatchResult, plan_sessions
+from pokerlab.arena.match import MatchResult, check_seconds, plan_sessions
 from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.session import SessionReport, run_session
 from pokerlab.arena.table import Table
@@ -131,9 +131,8 @@ def run_dealer(
     ports = list(ports) if ports else [0] * n
     if len(ports) != n:
         raise ConfigError(f"{n} players need {n} ports, got {len(ports)}")
-    for name, value in (("action_timeout", action_timeout), ("hand_timeout", hand_timeout)):
-        if value is not None and not value > 0:
-            raise ConfigError(f"{name} must be a positive number of seconds, got {value!r}")
+    check_seconds("action_timeout", action_timeout)
+    check_seconds("hand_timeout", hand_timeout)
     labels = unique_labels(list(names))
     specs = [AgentSpec(label, b"") for label in labels]
     jobs = plan_sessions(
