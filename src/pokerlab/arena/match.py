@@ -98,14 +98,15 @@ class MatchResult:
         }
 
 
-def _labels(names: Sequence[str]) -> list[str]:
-    """Display names: the agent's name, numbered where several agents share it (random#1, random#2)."""
+def unique_labels(names: Sequence[str], sep: str = "#") -> list[str]:
+    """Display names: the agent's name, numbered where several agents share it (random#1, random#2;
+    the ACPC dealer uses sep="-": call-1, call-2)."""
     counts = {name: names.count(name) for name in names}
     seen: dict[str, int] = {}
     out = []
     for name in names:
         seen[name] = seen.get(name, 0) + 1
-        out.append(f"{name}#{seen[name]}" if counts[name] > 1 else name)
+        out.append(f"{name}{sep}{seen[name]}" if counts[name] > 1 else name)
     return out
 
 
@@ -214,7 +215,7 @@ def play_match(
     copies = duplicate or sessions > 1 or any(isolated)  # otherwise the instances play themselves
     specs = [AgentSpec.of(a, copies) for a in agents]
     # an external agent is labelled by its class ("bots.py:MyBot" -> "MyBot")
-    labels = _labels([s.name.rpartition(":")[2] if is_external(s.name) else s.name for s in specs])
+    labels = unique_labels([s.name.rpartition(":")[2] if is_external(s.name) else s.name for s in specs])
     jobs = plan_sessions(
         specs,
         labels,
