@@ -14,13 +14,14 @@ import pytest
 import pokerlab
 from pokerlab.actions import RAISE
 from pokerlab.agents import Agent, make_agent
+from pokerlab.arena.match import unique_labels
 from pokerlab.arena.output import summarize_folder
 from pokerlab.arena.store import read_hands
 from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, parse_acpc_state_line
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
 from pokerlab.interfaces.acpc.client import SEATS_COMMENT, AcpcClient, play
-from pokerlab.interfaces.acpc.dealer import run_dealer, unique_labels
+from pokerlab.interfaces.acpc.dealer import run_dealer
 from pokerlab.interfaces.acpc.matchstate import matchstate_of, parse_matchstate
 from pokerlab.interfaces.cli import main
 
@@ -401,7 +402,7 @@ def _proof(names, hands, seed, tmp_path):
     assert (result.match.nets == local.nets).all()  # the same hands, the same results, seat by seat
     assert result.left == {} and not any(result.warnings.values())
     states, seated = _true_states(log, hands)
-    labels = unique_labels(names)
+    labels = unique_labels(names, sep="-")
     for j, channel in enumerate(channels):
         assert reports[j].warnings == 0 and reports[j].hands == hands
         assert reports[j].net == local.nets[:, j].sum()

@@ -19,7 +19,7 @@ from typing import TextIO
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.cards import format_cards
-from pokerlab.engine import ROUND_NAMES, ActionRecord, HandEnd, HandStart, SeatView
+from pokerlab.engine import BOARD_SIZE, RIVER, ROUND_NAMES, ActionRecord, HandEnd, HandStart, SeatView
 from pokerlab.engine.state import blind_positions
 from pokerlab.evaluator import describe, evaluate
 
@@ -35,8 +35,6 @@ _WORDS = {
     "bet": RAISE,
     "b": RAISE,
 }
-#: Board cards showing in each round (pre-flop, flop, turn, river).
-_BOARD_SIZE = (0, 3, 4, 5)
 
 
 class PlayerLeft(BaseException):  # noqa: N818 - an event, like KeyboardInterrupt, not an error
@@ -139,11 +137,11 @@ class HumanAgent(Agent):
         self.pending = []
 
     def _show_board(self, board: tuple[int, ...], upto: int) -> None:
-        while self.shown_round < upto and len(board) >= _BOARD_SIZE[self.shown_round + 1]:
+        while self.shown_round < upto and len(board) >= BOARD_SIZE[self.shown_round + 1]:
             self.shown_round += 1
             r = self.shown_round
-            new = board[_BOARD_SIZE[r - 1] : _BOARD_SIZE[r]]
-            old = f"{format_cards(board[: _BOARD_SIZE[r - 1]])} + " if r > 1 else ""
+            new = board[BOARD_SIZE[r - 1] : BOARD_SIZE[r]]
+            old = f"{format_cards(board[: BOARD_SIZE[r - 1]])} + " if r > 1 else ""
             self._say(f"{ROUND_NAMES[r]}: {old}{format_cards(new)}   (pot {self.pot})")
 
     def act(self, view: SeatView) -> int:
@@ -181,7 +179,9 @@ class HumanAgent(Agent):
 
     def end_hand(self, end: HandEnd) -> None:
         self._flush(end.board)
-        self._show_board(end.board, max(r for r, size in enumerate(_BOARD_SIZE) if size <= len(end.board)))
+        self._show_board(
+            end.board, max(r for r, size in enumerate(BOARD_SIZE[: RIVER + 1]) if size <= len(end.board))
+        )
         names = {}
         for p, hole in sorted(end.shown.items()):
             names[p] = describe(evaluate(list(hole) + list(end.board))).description

@@ -98,15 +98,22 @@ class MatchResult:
         }
 
 
-def _labels(names: Sequence[str]) -> list[str]:
-    """Display names: the agent's name, numbered where several agents share it (random#1, random#2)."""
+def unique_labels(names: Sequence[str], sep: str = "#") -> list[str]:
+    """Display names: the agent's name, numbered where several agents share it (random#1, random#2;
+    the ACPC dealer uses sep="-": call-1, call-2)."""
     counts = {name: names.count(name) for name in names}
     seen: dict[str, int] = {}
     out = []
     for name in names:
         seen[name] = seen.get(name, 0) + 1
-        out.append(f"{name}#{seen[name]}" if counts[name] > 1 else name)
+        out.append(f"{name}{sep}{seen[name]}" if counts[name] > 1 else name)
     return out
+
+
+def check_seconds(name: str, value: float | None) -> None:
+    """`ConfigError` unless `value` (a timeout) is None or a positive number of seconds."""
+    if value is not None and not value > 0:
+        raise ConfigError(f"{name} must be a positive number of seconds, got {value!r}")
 
 
 def _positive(name: str, value, allow_none: bool = False) -> None:
@@ -202,14 +209,13 @@ def play_match(
         raise ConfigError("rebuy restores real stacks: give the game a stack (GameConfig(stack=...))")
     if duplicate and sessions != 1:
         raise ConfigError("a duplicate match has one session per seat rotation; leave sessions at 1")
-    if action_timeout is not None and not action_timeout > 0:
-        raise ConfigError(f"action_timeout must be a positive number of seconds, got {action_timeout!r}")
+    check_seconds("action_timeout", action_timeout)
     # external specs ("module:Class") are isolated by default; instances passed in are the caller's own
     isolated = [(isinstance(a, str) and is_external(a)) if isolate is None else bool(isolate) for a in agents]
     copies = duplicate or sessions > 1 or any(isolated)  # otherwise the instances play themselves
     specs = [AgentSpec.of(a, copies) for a in agents]
     # an external agent is labelled by its class ("bots.py:MyBot" -> "MyBot")
-    labels = _labels([s.name.rpartition(":")[2] if is_external(s.name) else s.name for s in specs])
+    labels = unique_labels([s.name.rpartition(":")[2] if is_external(s.name) else s.name for s in specs])
     jobs = plan_sessions(
         specs,
         labels,

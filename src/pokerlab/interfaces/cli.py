@@ -300,10 +300,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play at the terminal against agents (you sit in seat 0); end of input ends the game cleanly."""
     from pokerlab.agents import HumanAgent, parse_lineup
     from pokerlab.arena import play_match
-    from pokerlab.arena.match import _labels
+    from pokerlab.arena.match import unique_labels
 
     opponents = parse_lineup(args.opponents)
-    names = ["you", *_labels(opponents)]
+    names = ["you", *unique_labels(opponents)]
     human = HumanAgent(names=names)
     print(
         "you sit in seat 0 against "

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from pokerlab.arena.match import MatchResult, plan_sessions
+from pokerlab.arena.match import MatchResult, check_seconds, plan_sessions, unique_labels
 from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.session import SessionReport, run_session
 from pokerlab.arena.table import Table
@@ -73,19 +73,6 @@ class DealerResult:
     warnings: dict[str, int] = field(default_factory=dict)
 
 
-def unique_labels(names: Sequence[str]) -> list[str]:
-    """Names made unique by a suffix where repeated ("call", "call" -> "call-1", "call-2")."""
-    counts = {n: names.count(n) for n in names}
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        if counts[name] > 1:
-            seen[name] = seen.get(name, 0) + 1
-            name = f"{name}-{seen[name]}"
-        out.append(name)
-    return out
-
-
 def listen(ports: Sequence[int]) -> list[socket.socket]:
     """Listening sockets on 127.0.0.1 (port 0: one the system picks); `ConfigError` for a port in use."""
     listeners = []
@@ -131,10 +118,9 @@ def run_dealer(
     ports = list(ports) if ports else [0] * n
     if len(ports) != n:
         raise ConfigError(f"{n} players need {n} ports, got {len(ports)}")
-    for name, value in (("action_timeout", action_timeout), ("hand_timeout", hand_timeout)):
-        if value is not None and not value > 0:
-            raise ConfigError(f"{name} must be a positive number of seconds, got {value!r}")
-    labels = unique_labels(list(names))
+    check_seconds("action_timeout", action_timeout)
+    check_seconds("hand_timeout", hand_timeout)
+    labels = unique_labels(list(names), sep="-")
     specs = [AgentSpec(label, b"") for label in labels]
     jobs = plan_sessions(
         specs,
