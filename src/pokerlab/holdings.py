@@ -6,9 +6,8 @@ imports only `cards` and `errors`, so imports between the floors go one way (dow
 
 A weight table is a float64 numpy array of shape (1326,): entry i is the relative likelihood that an
 opponent holds `HOLDING_CARDS[i]` (Billings et al. 1998 §4.3; Papp 1998 §7.1.1 "weight array", reset to 1 at
-the start
-of a hand). Holding i is the pair of card codes ``(c1, c2)`` with ``c1 < c2``, in lexicographic order:
-(0, 1), (0, 2), ..., (50, 51).
+the start of a hand). Holding i is the pair of card codes ``(c1, c2)`` with ``c1 < c2``, in lexicographic
+order: (0, 1), (0, 2), ..., (50, 51).
 
 >>> holding_text(0), holding_index("Ad Qc"), NUM_HOLDINGS
 ('2c 2d', 1268, 1326)

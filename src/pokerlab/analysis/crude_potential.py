@@ -16,7 +16,8 @@ leaves it open]:
 The four constants were fitted to the exact one-card PPOT against a uniform opponent (`tests` check the
 fit on fresh boards: |PPOT_c - PPOT1| <= 0.05 in about 90 % of random cases, Papp reports 95 % for his).
 
-`crude_potential` is the plain reference; `crude_potentials` the numba kernel for all 1,326 holdings.
+`crude_potential` is the plain reference; `crude_potentials` the numba kernel for all 1,326 holdings
+(`crude_potentials_of` for any rows of holdings, callable from numba code).
 """
 
 from __future__ import annotations
@@ -104,7 +105,9 @@ def _straight_in(ranks: int) -> bool:
 
 
 @nb.njit(cache=True)
-def _crude_potentials(board: np.ndarray, holdings: np.ndarray) -> np.ndarray:
+def crude_potentials_of(board: np.ndarray, holdings: np.ndarray) -> np.ndarray:
+    """PPOT_c of each row (two card codes) of `holdings` on `board` (card codes, uint8), in numba code: NaN
+    for a holding that meets the board."""
     out = np.full(holdings.shape[0], np.nan)
     board_ranks = 0
     board_suits = np.zeros(4, dtype=np.int64)
@@ -162,6 +165,6 @@ def crude_potentials(board: CardsLike) -> np.ndarray:
     """PPOT_c of each of the 1,326 holdings (HOLDING_CARDS order) on a flop, turn or river; NaN for holdings
     that meet the board."""
     codes = np.array(parse_board(board), dtype=np.uint8)
-    result = _crude_potentials(codes, HOLDING_CARDS)
+    result = crude_potentials_of(codes, HOLDING_CARDS)
     assert result.shape == (NUM_HOLDINGS,)
     return result

@@ -136,18 +136,7 @@ class Loki1Agent(Agent):
             self.last_rule = "check-raise"
             return RAISE
         opponents = len(hand.opponents())
-        field = hand.field(view.hole + view.board)
-        # the engine's cards and our own field array are valid: the unchecked path of `assess`
-        known = known_situation(view.hole, view.board, field)
-        if config.potential:
-            assessment = Assessment(strength_of(known, opponents), potential_of(known), config.flop_lookahead)
-            hs_n, ehs, ehs_opt = assessment.strength.hs_n, assessment.ehs, assessment.ehs_optimistic
-            one_card = assessment.potential.one_card
-            ppot = one_card.positive_potential if one_card is not None else 0.0
-        else:
-            hs_n = strength_of(known, opponents).hs_n
-            ehs = ehs_opt = hs_n
-            ppot = 0.0
+        hs_n, ehs, ehs_opt, ppot = self._own_values(view, hand)
         bet = view.config.bet_size(view.round)
         situation = PostflopSituation(
             round_index=view.round,
@@ -173,3 +162,17 @@ class Loki1Agent(Agent):
         hand.semi_bluffing = rule == "semi-bluff" or (hand.semi_bluffing and view.to_call == 0)
         self.last_rule = rule
         return action
+
+    def _own_values(self, view: SeatView, hand: HandFollower) -> tuple[float, float, float, float]:
+        """(HS_n, EHS, EHS', PPOT) of our hand against the field array (Papp 1998 ch. 5-6); without
+        `potential`, EHS = EHS' = HS_n and PPOT 0."""
+        config = self.config
+        # the engine's cards and our own field array are valid: the unchecked path of `assess`
+        known = known_situation(view.hole, view.board, hand.field(view.hole + view.board))
+        strength = strength_of(known, len(hand.opponents()))
+        if not config.potential:
+            return strength.hs_n, strength.hs_n, strength.hs_n, 0.0
+        assessment = Assessment(strength, potential_of(known), config.flop_lookahead)
+        one_card = assessment.potential.one_card
+        ppot = one_card.positive_potential if one_card is not None else 0.0
+        return strength.hs_n, assessment.ehs, assessment.ehs_optimistic, ppot

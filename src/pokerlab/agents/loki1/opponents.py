@@ -81,18 +81,22 @@ class HandFollower:
             if p == me:
                 self.called_bet |= action == CALL and faced > 0
             else:
-                self._observe(p, action, faced, board, frequencies, identities[p], reweighting, learning)
+                self._observe(record, faced, board, frequencies, identities[p], reweighting, learning)
             if round_index == PREFLOP and (action == RAISE or (action == CALL and faced > 0)):
                 self.voluntary[p] = True
             if action == FOLD:
                 folded[p] = True
             acted[p] = True
+            self._taken(record)
         self.seen = len(actions)
+
+    def _taken(self, record: ActionRecord) -> None:
+        """Called after each record is taken in (our own actions too): nothing here, for subclasses that
+        follow more of the hand."""
 
     def _observe(
         self,
-        p: int,
-        action: int,
+        record: ActionRecord,
         faced: int,
         board: tuple[int, ...],
         frequencies: dict[int, ActionFrequencies],
@@ -100,9 +104,9 @@ class HandFollower:
         reweighting: bool,
         learning: bool,
     ) -> None:
-        """Count opponent p's action (faced: bets to call, >= 0) and re-weight its table (board: the whole
-        board seen so far; the round's part is used)."""
-        config = self.config
+        """Count the action of an opponent (faced: bets to call, >= 0) and re-weight its table (board: the
+        whole board seen so far; the round's part is used). Called before the record changes anything."""
+        p, action, config = record.position, record.action, self.config
         freq = frequencies.get(identity)
         if freq is None:
             freq = ActionFrequencies()

@@ -19,10 +19,6 @@ from pokerlab.agents.loki2.reweight import TripleFollower
 from pokerlab.agents.loki2.selector import select_action
 from pokerlab.agents.loki2.simulate import folded_keep_weights, simulate
 from pokerlab.agents.loki2.triples import TripleContext, reference_triple
-from pokerlab.analysis.assessment import Assessment
-from pokerlab.analysis.potential import potential_of
-from pokerlab.analysis.situation import known_situation
-from pokerlab.analysis.strength import strength_of
 from pokerlab.engine import RIVER, HandStart, SeatView
 from pokerlab.holdings import NUM_HOLDINGS
 
@@ -105,19 +101,6 @@ class Loki2Agent(Loki1Agent):
         )
         self._decision = Decision(action, probabilities, info)
         return action
-
-    def _own_values(self, view: SeatView, hand: TripleFollower) -> tuple[float, float, float, float]:
-        """(HS_n, EHS, EHS', PPOT) of our hand against the field array, as Loki-1 assesses it (Papp 1998
-        ch. 5-6; the hand value of our own triple, Peña 1999 node31)."""
-        config = self.config
-        known = known_situation(view.hole, view.board, hand.field(view.hole + view.board))
-        strength = strength_of(known, len(hand.opponents()))
-        if not config.potential:
-            return strength.hs_n, strength.hs_n, strength.hs_n, 0.0
-        assessment = Assessment(strength, potential_of(known), config.flop_lookahead)
-        one_card = assessment.potential.one_card
-        ppot = one_card.positive_potential if one_card is not None else 0.0
-        return strength.hs_n, assessment.ehs, assessment.ehs_optimistic, ppot
 
     def _keep_weights(self, hand: TripleFollower) -> dict[int, np.ndarray]:
         """Each other position's sampling weights: its weight table, or the folded rule (Peña 1999 node42)."""

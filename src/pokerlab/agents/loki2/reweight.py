@@ -76,19 +76,15 @@ class TripleFollower(HandFollower):
         super().__init__(players, me, hole, config, bet_sizes)
         self.loki2 = loki2
         self.pot = sum(blinds)
-        self._record: ActionRecord | None = None
 
     def _start_round(self, round_index: int) -> None:
         super()._start_round(round_index)
         self.called = [False] * self.players  # called a bet this round, per position
 
-    def follow(self, actions, board, frequencies, identities, reweighting=True, learning=True) -> None:
-        for k in range(self.seen, len(actions)):
-            record = self._record = actions[k]
-            super().follow(actions[: k + 1], board, frequencies, identities, reweighting, learning)
-            self.pot += record.amount
-            if record.action == CALL and record.to_call > 0:
-                self.called[record.position] = True
+    def _taken(self, record: ActionRecord) -> None:
+        self.pot += record.amount
+        if record.action == CALL and record.to_call > 0:
+            self.called[record.position] = True
 
     def context(self, p: int, record: ActionRecord) -> TripleContext:
         """Position p's context when it took `record` (before this record changed anything)."""
@@ -122,15 +118,16 @@ class TripleFollower(HandFollower):
             mixed = (fold, 1.0 - fold - raise_, raise_)
         return som_thresholds(mixed, bets_to_call, loki2.som_low, loki2.som_high)
 
-    def _observe(self, p, action, faced, board, frequencies, identity, reweighting, learning) -> None:
+    def _observe(self, record, faced, board, frequencies, identity, reweighting, learning) -> None:
         if self.round == PREFLOP or self.loki2.reweighting != "triples":
-            super()._observe(p, action, faced, board, frequencies, identity, reweighting, learning)
+            super()._observe(record, faced, board, frequencies, identity, reweighting, learning)
             return
         # Loki-1 counts the action; the re-weighting is ours
-        super()._observe(p, action, faced, board, frequencies, identity, False, learning)
+        super()._observe(record, faced, board, frequencies, identity, False, learning)
+        p, action = record.position, record.action
         if action == FOLD or not (reweighting and self.config.weighting):
             return
-        context = self.context(p, self._record)
+        context = self.context(p, record)
         t1, t2 = self.thresholds(frequencies.get(identity), self.round, faced)
         strength, potential = board_values(board[: BOARD_SIZE[self.round]])  # the round's board
         triples = holding_triples(

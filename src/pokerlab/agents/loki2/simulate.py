@@ -35,7 +35,7 @@ import numpy as np
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki2.selector import select_action
 from pokerlab.agents.loki2.triples import TripleRules, triple_into
-from pokerlab.analysis.crude_potential import _crude_potentials
+from pokerlab.analysis.crude_potential import crude_potentials_of
 from pokerlab.analysis.strength import rank_with
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
 from pokerlab.engine import RIVER, HandState, SeatView, blind_positions, state_from_view
@@ -302,7 +302,7 @@ def _trial_values(holes, runouts, first_round, seats, weights, strength, potenti
             size = 2 + rnd
             board = runouts[t, :size]
             _strengths_on_board(board, rows, weights, hs)
-            ppot = _crude_potentials(board.astype(np.uint8), rows.astype(np.uint8))
+            ppot = crude_potentials_of(board.astype(np.uint8), rows.astype(np.uint8))
             for j in range(k):
                 strength[t, seats[j], rnd] = hs[j]
                 potential[t, seats[j], rnd] = ppot[j] if rnd < RIVER else 0.0
