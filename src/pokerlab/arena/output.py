@@ -310,5 +310,5 @@ def plot_bankroll(
         title_fontsize=8,
     )
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")  # a long title or the outside legend is not cut
     plt.close(fig)
