@@ -336,7 +336,10 @@ def train(
             )
     else:
         if (out / "config.json").exists():
-            raise ConfigError(f"{out} already holds a training run: continue it with --resume (resume=True), or use another folder")
+            raise ConfigError(
+                f"{out} already holds a training run: continue it with --resume (resume=True), "
+                "or use another folder"
+            )
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
