@@ -77,11 +77,14 @@ def best(func, n: int, hands: int, seed: int, repeats: int, **kwargs) -> float:
     return max(func(n, hands, seed, **kwargs) for _ in range(repeats))
 
 
-def isolated_rate(n: int, hands: int, seed: int) -> tuple[float, float]:
+def isolated_rate(n: int, hands: int, seed: int, repeats: int) -> tuple[float, float] | None:
     """(hands/s with every agent in its own process, not counting their start; seconds the start takes),
-    from a run of `hands` and one of 2 x `hands` (the start is paid once a match)."""
-    short = hands / ours(n, hands, seed, isolate=True)  # seconds
-    long = 2 * hands / ours(n, 2 * hands, seed, isolate=True)
+    from the best of `repeats` runs of `hands` and of 2 x `hands` (the start is paid once a match); None
+    where the start's noise hid the difference (a busy machine: use more --hands)."""
+    short = hands / best(ours, n, hands, seed, repeats, isolate=True)  # seconds
+    long = 2 * hands / best(ours, n, 2 * hands, seed, repeats, isolate=True)
+    if long <= short:
+        return None
     per_hand = (long - short) / hands
     return 1 / per_hand, max(0.0, short - hands * per_hand)
 
@@ -108,7 +111,8 @@ def main() -> None:
         plain = best(ours, n, args.hands, args.seed, args.repeats)
         written = best(ours, n, args.hands, args.seed, args.repeats, write=True)
         hands_only, one_off = per_hand_write(n, args.hands, args.seed, args.repeats)
-        isolated, startup = isolated_rate(n, max(200, args.hands // 10), args.seed)
+        isolation = isolated_rate(n, max(200, args.hands // 10), args.seed, args.repeats)
+        isolated, startup = isolation or (None, None)
         peer = best(rlcard_env, n, args.hands, args.seed, args.repeats)
         table[n] = {
             "pokerlab": plain,
@@ -118,7 +122,7 @@ def main() -> None:
             "writing costs per hand": plain / hands_only - 1,
             "writing costs in all": plain / written - 1,
             "summary and plot (s)": one_off,
-            "isolation costs": plain / isolated,
+            "isolation costs": plain / isolated if isolated else None,
             "isolated processes start (s)": startup,
         }
     if args.json:
@@ -129,16 +133,20 @@ def main() -> None:
     print(f"{'players':>7}  {'arena':<18}{'hands/s':>10}  {'ours / rlcard':>13}")
     for n, row in table.items():
         for name in ("pokerlab", "pokerlab --out", "pokerlab --isolate", "rlcard env"):
+            if row[name] is None:
+                print(f"{n:>7}  {name:<18}{'n/a':>10}  (process start-up noise hid the hands: more --hands)")
+                continue
             print(f"{n:>7}  {name:<18}{row[name]:>10,.0f}  {row[name] / row['rlcard env']:>12.2f}x")
         print(
             f"{n:>7}  writing every hand costs {row['writing costs per hand']:+.0%} per hand, "
             f"{row['writing costs in all']:+.0%} with the summary and plot "
             f"({row['summary and plot (s)']:.2f} s)"
         )
-        print(
-            f"{n:>7}  isolation costs {row['isolation costs']:.1f}x per hand, after "
-            f"{row['isolated processes start (s)']:.1f} s to start the {n} processes"
-        )
+        if row["isolation costs"] is not None:
+            print(
+                f"{n:>7}  isolation costs {row['isolation costs']:.1f}x per hand, after "
+                f"{row['isolated processes start (s)']:.1f} s to start the {n} processes"
+            )
 
 
 if __name__ == "__main__":
