@@ -1,0 +1,66 @@
+// The lobby: tables by level, their free seats, which levels are open to me, sit down or watch.
+import { api } from "./api.js";
+import { chips, h } from "./dom.js";
+
+export async function showLobby(root, session) {
+  const [me, tables] = await Promise.all([session.refresh(), api("GET", "/api/tables")]);
+  const open = new Set(me.levels || []);
+  const levels = new Map();
+  for (const table of tables) {
+    if (!levels.has(table.level)) levels.set(table.level, []);
+    levels.get(table.level).push(table);
+  }
+  root.append(h("h2", {}, "Lobby"));
+  if (!tables.length) root.append(h("p", {}, "The server has no tables."));
+  for (const [level, list] of levels) {
+    const first = list[0];
+    const isOpen = open.has(level) || first.open === true;
+    const status = isOpen
+      ? h("span", { class: "open" }, "open to you")
+      : h("span", { class: "closed" }, `opens at a bankroll of ${chips(first.threshold)} (you have ${chips(me.bankroll)}; ${chips(first.threshold - me.bankroll)} to go)`);
+    const rows = list.map((table) => {
+      const free = table.seats.filter((s) => s.kind === "empty").length;
+      const bots = table.seats.filter((s) => s.kind === "bot");
+      const people = table.seats.filter((s) => s.kind === "human");
+      const sit = h("button", {
+        type: "button",
+        disabled: !isOpen || !(free || bots.length) ? true : null,
+        "data-testid": `sit-${table.id}`,
+        onclick: async () => {
+          sit.disabled = true;
+          try {
+            await api("POST", `/api/tables/${encodeURIComponent(table.id)}/sit`, {});
+            location.hash = `#/table/${encodeURIComponent(table.id)}`;
+          } catch (err) {
+            session.notice(err.message, "error");
+            sit.disabled = false;
+          }
+        },
+      }, "Sit down");
+      return h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, `Table ${table.id}`),
+        h("td", {}, `${table.seats.length}`),
+        h("td", {}, `${free}`),
+        h("td", {}, people.map((s) => s.name).join(", ") || "none"),
+        h("td", {}, bots.map((s) => (s.agent ? `${s.name} (${s.agent})` : s.name)).join(", ") || "none"),
+        h("td", { class: "actions" }, sit, " ", h("a", { href: `#/table/${encodeURIComponent(table.id)}` }, "Watch")),
+      );
+    });
+    root.append(
+      h(
+        "section",
+        { class: "level", "aria-labelledby": `level-${level}` },
+        h("h3", { id: `level-${level}` }, `Limit ${level} `, status),
+        h(
+          "table",
+          {},
+          h("caption", {}, `Small bet ${chips(first.small_bet)}, big bet ${chips(first.big_bet)}`),
+          h("thead", {}, h("tr", {}, ["Table", "Seats", "Free", "People", "Bots", ""].map((t) => h("th", { scope: "col" }, t)))),
+          h("tbody", {}, rows),
+        ),
+      ),
+    );
+  }
+}
