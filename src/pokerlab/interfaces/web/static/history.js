@@ -129,10 +129,10 @@ export async function showReplay(root, session, id) {
     ),
   );
   const controls = {
-    start: h("button", { type: "button", onclick: () => go(0), "aria-keyshortcuts": "Home" }, "⏮ Start"),
+    start: h("button", { type: "button", onclick: () => go(0), "aria-keyshortcuts": "Home" }, "« Start"),
     back: h("button", { type: "button", onclick: () => go(k - 1), "aria-keyshortcuts": "ArrowLeft", "data-testid": "replay-back" }, "◀ Back"),
     forward: h("button", { type: "button", onclick: () => go(k + 1), "aria-keyshortcuts": "ArrowRight", "data-testid": "replay-forward" }, "Forward ▶"),
-    end: h("button", { type: "button", onclick: () => go(replay.steps.length), "aria-keyshortcuts": "End" }, "End ⏭"),
+    end: h("button", { type: "button", onclick: () => go(replay.steps.length), "aria-keyshortcuts": "End" }, "End »"),
   };
 
   function go(to) {

@@ -92,6 +92,7 @@ export class TableState {
             this.act(action, true);
           }
           if (board.length) this.newRound(roundOf(board.length), board, actions.length > 0);
+          if (frame.hand.turn) this.apply({ type: "turn", ...frame.hand.turn });
           lines.push(`Joined hand ${frame.hand.hand} in progress.`);
         }
         break;

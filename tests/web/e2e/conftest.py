@@ -1,0 +1,146 @@
+"""The web table end to end: `pokerlab serve` in a subprocess, driven by Debian's Chromium through Playwright.
+
+No browser build is ever downloaded (never `playwright install`): the tests use /usr/bin/chromium, which
+`make test` installs with apt-get when it is missing. Where the browser or Playwright is missing the tests
+skip with the reason, except under CI (env CI or CHROMIUM_REQUIRED, which `make test` sets), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: The table the tests sit at: 10-20, three seats, Loki-1 (which logs its thoughts) and a fast stereotype.
+TABLES = "10-20/3/loki1,tight-aggressive;20-40/3/tight-aggressive"
+SERVER_START_SECONDS = 60
+
+
+def _required() -> bool:
+    flags = (os.environ.get(name, "").strip().lower() for name in ("CI", "CHROMIUM_REQUIRED"))
+    return any(flag not in ("", "0", "false") for flag in flags)
+
+
+def _missing(reason: str) -> None:
+    """Fail under CI (the browser must be there), skip with the reason elsewhere."""
+    if _required():
+        pytest.fail(f"{reason} (CI / CHROMIUM_REQUIRED is set, so the e2e tests fail rather than skip)")
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _pokerlab_command() -> list[str]:
+    script = Path(sys.executable).with_name("pokerlab")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "pokerlab.interfaces.cli"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The base URL of a fresh `pokerlab serve` on a free loopback port with its own SQLite file."""
+    folder = tmp_path_factory.mktemp("web-server")
+    port = _free_port()
+    command = _pokerlab_command() + [
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{folder / 'web.db'}",
+        "--tables",
+        TABLES,
+        "--seed",
+        "7",
+        "--action-seconds",
+        "15",
+        "--pause-seconds",
+        "0.3",
+    ]
+    log = open(folder / "server.log", "w+b")  # noqa: SIM115 (closed below)
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while True:
+            if process.poll() is not None:
+                log.seek(0)
+                output = log.read().decode(errors="replace")
+                raise AssertionError(f"pokerlab serve exited with {process.returncode}:\n{output}")
+            try:
+                with urllib.request.urlopen(f"{url}/api/tables", timeout=2):
+                    break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"pokerlab serve silent for {SERVER_START_SECONDS} s") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.seek(0)
+        tail = log.read().decode(errors="replace")[-4000:]
+        log.close()
+        print(f"--- pokerlab serve log (tail) ---\n{tail}")
+
+
+@pytest.fixture(scope="module")
+def browser_context(tmp_path_factory):
+    """A fresh headless Chromium profile (Debian's binary), downloads accepted, 1280x800."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("Playwright for Python is missing (pip install playwright; never `playwright install`)")
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        _missing(f"no Chromium at {CHROMIUM} (make browser installs Debian's chromium with apt-get)")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS,
+            headless=True,
+            accept_downloads=True,
+            viewport={"width": 1280, "height": 800},
+        )
+        context.set_default_timeout(20_000)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def page(browser_context):
+    """A new tab that fails the test on any uncaught script error."""
+    page = browser_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    page.close()
+    assert not errors, f"script errors in the page: {errors}"
