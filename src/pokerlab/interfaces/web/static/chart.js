@@ -9,12 +9,13 @@ function s(tag, attrs = {}, text) {
   return el;
 }
 
-/** About `count` round tick values covering [low, high] (steps of 1, 2 or 5 times a power of ten). */
+/** About `count` round tick values covering [low, high]: the step of 1, 2, 5 or 10 times a power of ten
+ * nearest to (high - low) / count. */
 export function ticks(low, high, count = 5) {
   if (!(high > low)) return [low];
   const raw = (high - low) / count;
   const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((c) => c >= raw);
+  const step = [1, 2, 5, 10].map((m) => m * power).reduce((a, b) => (Math.abs(b - raw) < Math.abs(a - raw) ? b : a));
   const out = [];
   for (let v = Math.ceil(low / step) * step; v <= high + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
   return out;
@@ -42,7 +43,7 @@ export function lineChart(points, { title, summary, xLabel, yLabel, width = 640,
   let [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   let [y0, y1] = [Math.min(...ys), Math.max(...ys)];
   if (x0 === x1) [x0, x1] = [x0 - 1, x1 + 1];
-  if (y0 === y1) [y0, y1] = [y0 - 1, y1 + 1];
+  if (y1 - y0 < 10) [y0, y1] = [y0 - 5, y1 + 5];
   const margin = (y1 - y0) * 0.05;
   [y0, y1] = [y0 - margin, y1 + margin];
   const px = (x) => pad.left + ((x - x0) / (x1 - x0)) * (width - pad.left - pad.right);
@@ -50,7 +51,7 @@ export function lineChart(points, { title, summary, xLabel, yLabel, width = 640,
   const axes = s("g", { class: "axes" });
   axes.append(s("line", { x1: pad.left, y1: height - pad.bottom, x2: width - pad.right, y2: height - pad.bottom }));
   axes.append(s("line", { x1: pad.left, y1: pad.top, x2: pad.left, y2: height - pad.bottom }));
-  for (const v of ticks(y0, y1)) {
+  for (const v of ticks(y0, y1).filter(Number.isInteger)) {
     axes.append(s("line", { class: "grid", x1: pad.left, y1: py(v), x2: width - pad.right, y2: py(v) }));
     axes.append(s("text", { x: pad.left - 6, y: py(v) + 4, "text-anchor": "end" }, v.toLocaleString("en-US")));
   }

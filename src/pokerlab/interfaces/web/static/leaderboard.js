@@ -3,6 +3,8 @@ import { api } from "./api.js";
 import { lineChart } from "./chart.js";
 import { chips, h } from "./dom.js";
 
+const START = 1000;
+
 function number(value, digits) {
   return value === null || value === undefined ? "" : Number(value).toFixed(digits);
 }
@@ -17,11 +19,12 @@ export async function showLeaderboard(root, session, name) {
     api("GET", "/api/leaderboard"),
     api("GET", `/api/players/${encodeURIComponent(player)}/bankroll`),
   ]);
-  const points = curve.map((p, i) => ({ x: i + 1, y: p.bankroll }));
-  const first = points.length ? points[0].y : 0;
+  // every account starts with START chips (docs/web-protocol.md): the curve starts there, at hand 0
+  const points = [{ x: 0, y: START }, ...curve.map((p, i) => ({ x: i + 1, y: p.bankroll }))];
+  const first = START;
   const last = points.length ? points[points.length - 1].y : 0;
-  const summary = points.length
-    ? `${points.length} hands, from ${chips(first)} to ${chips(last)}.`
+  const summary = curve.length
+    ? `${curve.length} hands, from ${chips(first)} to ${chips(last)}.`
     : "No finished hands yet.";
   root.append(
     h("h2", {}, "Leaderboard"),
@@ -55,7 +58,9 @@ export async function showLeaderboard(root, session, name) {
       h("h3", { id: "curve-heading" }, `${player === session.me.name ? "My" : `${player}'s`} bankroll`),
       h("p", {}, summary),
       h("figure", { class: "curve", "data-testid": "bankroll-chart" },
-        lineChart(points, { title: `Bankroll of ${player} after each hand`, summary, xLabel: "hand", yLabel: "bankroll (chips)" })),
+        lineChart(points, {
+          title: `Bankroll of ${player} after each hand`, summary, xLabel: "hands played", yLabel: "bankroll (chips)", baseline: START,
+        })),
     ),
   );
 }

@@ -4,7 +4,7 @@ import { api, tableSocketUrl } from "./api.js";
 import { chips, h, signed, typingIn } from "./dom.js";
 import { felt, tick } from "./felt.js";
 
-const ROUNDS = ["preflop", "flop", "turn", "river"];
+const BOARD_SIZE = { preflop: 0, flop: 3, turn: 4, river: 5 };
 const PAST = { fold: "folds", check: "checks", call: "calls", bet: "bets", raise: "raises" };
 const LOG_LINES = 200;
 
@@ -86,12 +86,12 @@ export class TableState {
         if (frame.hand) {
           this.startHand(frame.hand, true);
           const board = frame.hand.board || [];
-          const actions = frame.hand.actions || [];
-          for (const action of actions) {
-            if (action.round && action.round !== this.hand.round) this.newRound(action.round, this.hand.board);
+          for (const action of frame.hand.actions || []) {
+            if (action.round && action.round !== this.hand.round) this.newRound(action.round, board.slice(0, BOARD_SIZE[action.round]));
             this.act(action, true);
           }
-          if (board.length) this.newRound(roundOf(board.length), board, actions.length > 0);
+          if (roundOf(board.length) !== this.hand.round) this.newRound(roundOf(board.length), board);
+          this.hand.board = [...board];
           if (frame.hand.turn) this.apply({ type: "turn", ...frame.hand.turn });
           lines.push(`Joined hand ${frame.hand.hand} in progress.`);
         }
@@ -128,13 +128,11 @@ export class TableState {
     return lines;
   }
 
-  newRound(round, board, clearActions = true) {
-    this.hand.round = ROUNDS.includes(round) ? round : roundOf(board.length);
+  newRound(round, board) {
+    this.hand.round = round in BOARD_SIZE ? round : roundOf(board.length);
     this.hand.board = [...board];
     this.hand.bets = {};
-    if (clearActions) {
-      for (const seat of Object.keys(this.hand.acted)) if (!this.hand.folded.has(Number(seat))) delete this.hand.acted[seat];
-    }
+    for (const seat of Object.keys(this.hand.acted)) if (!this.hand.folded.has(Number(seat))) delete this.hand.acted[seat];
   }
 
   act(frame, fromSnapshot) {
@@ -146,8 +144,8 @@ export class TableState {
     if (typeof frame.pot === "number") hand.pot = frame.pot;
     else hand.pot += amount;
     const s = this.seats.get(seat);
-    if (s && typeof frame.stack === "number") s.stack = frame.stack;
-    else if (s && !fromSnapshot && typeof s.stack === "number") s.stack -= amount;
+    // a snapshot's seats already carry the stacks of now; a live action brings the actor's new stack
+    if (s && !fromSnapshot) s.stack = typeof frame.stack === "number" ? frame.stack : s.stack - amount;
     const shown = frame.action === "fold" || frame.action === "check" ? frame.action : `${frame.action} ${chips(amount)}`;
     hand.acted[seat] = shown;
     if (hand.turn && hand.turn.seat === seat) hand.turn = null;
