@@ -29,8 +29,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-#: The table the tests sit at: 10-20, three seats, Loki-1 (which logs its thoughts) and a fast stereotype.
-TABLES = "10-20/3/loki1,tight-aggressive;20-40/3/tight-aggressive"
+#: The table the tests sit at: 10-20, four seats, Loki-2 with probability triples (fast, and it logs its
+#: thoughts) and two stereotypes; a 20-40 table stays closed to a new account.
+TABLES = "10-20/4/loki2-triples,tight-aggressive,loose-passive;20-40/3/tight-aggressive"
 SERVER_START_SECONDS = 60
 
 
@@ -68,7 +69,7 @@ def server(tmp_path_factory):
         "127.0.0.1",
         "--port",
         str(port),
-        "--database",
+        "--db",
         f"sqlite:///{folder / 'web.db'}",
         "--tables",
         TABLES,
@@ -111,8 +112,8 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser_context(tmp_path_factory):
-    """A fresh headless Chromium profile (Debian's binary), downloads accepted, 1280x800."""
+def browser():
+    """Headless Chromium (Debian's binary; Playwright gives it a fresh temporary profile)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -120,27 +121,22 @@ def browser_context(tmp_path_factory):
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
         _missing(f"no Chromium at {CHROMIUM} (make browser installs Debian's chromium with apt-get)")
     with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS,
-            headless=True,
-            accept_downloads=True,
-            viewport={"width": 1280, "height": 800},
-        )
-        context.set_default_timeout(20_000)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
-            yield context
+            yield browser
         finally:
-            context.close()
+            browser.close()
 
 
 @pytest.fixture
-def page(browser_context):
-    """A new tab that fails the test on any uncaught script error."""
-    page = browser_context.new_page()
+def page(browser):
+    """A tab in a new context (no cookies), 1280x800, downloads accepted; any uncaught script error in it
+    fails the test."""
+    context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
-    page.close()
+    context.close()
     assert not errors, f"script errors in the page: {errors}"

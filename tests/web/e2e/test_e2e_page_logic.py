@@ -147,9 +147,9 @@ def test_a_reconnect_snapshot_is_not_counted_twice(blank):
         "hole": ["As", "Kd"],
         "board": ["2c", "7h", "Td"],
         "actions": [
-            {"seat": 0, "action": "raise", "amount": 20, "pot": 35, "stack": 980, "round": "preflop"},
-            {"seat": 1, "action": "fold", "amount": 0, "pot": 35, "stack": 1995, "round": "preflop"},
-            {"seat": 2, "action": "call", "amount": 10, "pot": 45, "stack": 1980, "round": "preflop"},
+            {"seat": 0, "action": "raise", "amount": 20, "pot": 35, "stack": 980, "round": "pre-flop"},
+            {"seat": 1, "action": "fold", "amount": 0, "pot": 35, "stack": 1995, "round": "pre-flop"},
+            {"seat": 2, "action": "call", "amount": 10, "pot": 45, "stack": 1980, "round": "pre-flop"},
             {"seat": 2, "action": "bet", "amount": 10, "pot": 55, "stack": 1970, "round": "flop"},
         ],
         "turn": {"seat": 0, "deadline": 4102444800000, "to_call": 10, "legal": ["fold", "call", "raise"]},
@@ -172,8 +172,8 @@ def test_the_replayer_picture_after_k_steps(blank):
         "holes": {"0": ["As", "Kd"]},
         "board": ["2c", "7h", "Td", "Th", "3s"],
         "steps": [
-            {"seat": 0, "action": "call", "amount": 5, "round": "preflop", "pot": 20, "info": None},
-            {"seat": 1, "action": "check", "amount": 0, "round": "preflop", "pot": 20, "info": {"ehs": 0.5}},
+            {"seat": 0, "action": "call", "amount": 5, "round": "pre-flop", "pot": 20, "info": None},
+            {"seat": 1, "action": "check", "amount": 0, "round": "pre-flop", "pot": 20, "info": {"ehs": 0.5}},
             {"seat": 1, "action": "bet", "amount": 10, "round": "flop", "pot": 30, "info": {"ehs": 0.7}},
             {"seat": 0, "action": "fold", "amount": 0, "round": "flop", "pot": 30, "info": None},
         ],

@@ -27,16 +27,28 @@ pytestmark = pytest.mark.e2e
 PASSWORD = "correct horse battery"
 HANDS_TO_PLAY = 3
 PLAY_SECONDS = 75
-#: Wraps WebSocket so the test can drop the page's socket as a network failure would.
+#: Wraps WebSocket so the test can drop the page's socket as a network failure would (and keeps the frames
+#: for the failure messages).
 RECORD_SOCKETS = """
 (() => {
   const Native = window.WebSocket;
   window.__sockets = [];
+  window.__frames = [];
   window.WebSocket = class extends Native {
-    constructor(...args) { super(...args); window.__sockets.push(this); }
+    constructor(...args) {
+      super(...args);
+      window.__sockets.push(this);
+      this.addEventListener('message', (e) => window.__frames.push(`${Date.now()} in ${e.data}`));
+      this.addEventListener('close', (e) => window.__frames.push(`${Date.now()} closed ${e.code}`));
+    }
+    send(data) { window.__frames.push(`${Date.now()} out ${data}`); super.send(data); }
   };
 })();
 """
+
+#: True once the turn of mine that had deadline `d` is over: the buttons are off, or it is another turn.
+TURN_TAKEN = """(d) => document.querySelector('.controls').dataset.deadline !== d
+    || [...document.querySelectorAll('.act')].every((b) => b.disabled)"""
 
 
 def api_post(url: str, body: dict) -> tuple[int, dict]:
@@ -57,6 +69,12 @@ def sign_up(page, server: str, name: str) -> None:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
     page.get_by_role("heading", name="Lobby").wait_for()
+
+
+def auth_error(page) -> str:
+    """The error under the sign-up or log-in form, once there is one."""
+    page.wait_for_function("() => document.querySelector('[data-testid=auth-error]').textContent !== ''")
+    return page.get_by_test_id("auth-error").inner_text()
 
 
 def bankroll_shown(page) -> int:
@@ -87,9 +105,7 @@ def test_sign_up_errors_as_the_server_words_them_and_closed_levels(page, server)
     page.goto(f"{server}/#/signup")
     page.get_by_label("Name").fill("bob")
     page.get_by_role("button", name="Sign up").click()
-    error = page.get_by_test_id("auth-error")
-    error.wait_for()
-    assert error.inner_text() == answer["detail"]
+    assert auth_error(page) == answer["detail"]
 
     sign_up(page, server, "bob")
     assert bankroll_shown(page) == 1000
@@ -106,15 +122,15 @@ def test_sign_up_errors_as_the_server_words_them_and_closed_levels(page, server)
     page.get_by_label("Name").fill("bob")
     page.get_by_label("Password").fill("not the password")
     page.get_by_role("button", name="Log in").click()
-    assert page.get_by_test_id("auth-error").inner_text()
+    assert auth_error(page)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.get_by_role("heading", name="Lobby").wait_for()
 
 
-def play(page, hands: int, screenshot: str | None, after: int = 0) -> list[dict]:
+def play(page, hands: int, screenshot: str | None, after: int = 0, least: int = 2) -> list[dict]:
     """Plays until `hands` hands of mine numbered above `after` have ended: each decision by a button click
-    or a key, in turn.
+    or a key, in turn; at least `least` decisions.
 
     Returns the results the page showed after each hand: {"hand", "net", "bankroll"}.
     """
@@ -125,7 +141,9 @@ def play(page, hands: int, screenshot: str | None, after: int = 0) -> list[dict]
     shot = False
     stop = time.monotonic() + PLAY_SECONDS
     while len(results) < hands:
-        assert time.monotonic() < stop, f"only {len(results)} hands ended in {PLAY_SECONDS} s: {results}"
+        if time.monotonic() > stop:
+            frames = page.evaluate("() => window.__frames.slice(-10)")
+            raise AssertionError(f"{len(results)} hands in {PLAY_SECONDS} s: {results}; last frames {frames}")
         seen = page.evaluate(
             """() => {
                 const r = document.querySelector('[data-testid=hand-result]');
@@ -133,7 +151,8 @@ def play(page, hands: int, screenshot: str | None, after: int = 0) -> list[dict]
                     .map(b => b.dataset.testid.slice(4));
                 const board = document.querySelectorAll('.board .card').length;
                 const {hand, net, bankroll} = r.dataset;
-                return {hand, net, bankroll, enabled, board};
+                const deadline = document.querySelector('.controls').dataset.deadline;
+                return {hand, net, bankroll, enabled, board, deadline};
             }"""
         )
         last = results[-1]["hand"] if results else after
@@ -152,10 +171,10 @@ def play(page, hands: int, screenshot: str | None, after: int = 0) -> list[dict]
             else:
                 page.keyboard.press(what)
             decisions += 1
-            page.wait_for_function("() => [...document.querySelectorAll('.act')].every((b) => b.disabled)")
+            page.wait_for_function(TURN_TAKEN, arg=seen["deadline"])
         else:
             page.wait_for_timeout(100)
-    assert decisions >= 2, "too few decisions to have used both the buttons and the keys"
+    assert decisions >= least, "too few decisions to have used both the buttons and the keys"
     return results
 
 
@@ -170,7 +189,7 @@ def test_play_replay_download_and_log_out(page, server, tmp_path):
     connection(page, "open")
     me = page.locator(".seat.you")
     me.wait_for()
-    assert "alice" in me.inner_text() and page.locator(".seat .badge.bot").count() == 2
+    assert "alice" in me.inner_text() and page.locator(".seat .badge.bot").count() == 3
 
     # hands by buttons and keys; the bankroll moves by each hand's net
     results = play(page, HANDS_TO_PLAY, os.environ.get("WEB_TABLE_SCREENSHOT"))
@@ -190,8 +209,17 @@ def test_play_replay_download_and_log_out(page, server, tmp_path):
     connection(page, "open")
     assert page.evaluate("() => window.__sockets.length") >= 2
     assert "alice" in page.locator(".seat.you").inner_text()
-    results += play(page, 1, None, after=results[-1]["hand"])
+    results += play(page, 1, None, after=results[-1]["hand"], least=0)
     assert "Connected" in status.inner_text()
+
+    # leave the table (after the running hand): the bankroll is the start plus every hand's net
+    page.get_by_role("button", name="Leave the table").click()
+    page.get_by_role("heading", name="Lobby").wait_for()
+    stop = time.monotonic() + 30
+    while page_fetch(page, "/api/me")["body"]["table"] is not None:
+        assert time.monotonic() < stop, "still seated 30 s after leaving"
+        page.wait_for_timeout(200)
+    me = page_fetch(page, "/api/me")["body"]
 
     # history: the list holds every hand played, with the nets the table showed
     page.get_by_role("link", name="My hands").click()
@@ -200,7 +228,7 @@ def test_play_replay_download_and_log_out(page, server, tmp_path):
     nets = {hand["id"]: hand["net"] for hand in listed}
     for result in results:
         assert nets[result["hand"]] == result["net"]
-    assert sum(nets.values()) == bankroll_shown(page) - 1000
+    assert sum(nets.values()) == me["bankroll"] - 1000, (me, listed, results)
     assert page.get_by_test_id("hands").locator("tbody tr").count() == len(listed)
 
     # the replayer steps through a hand, forward and back, by buttons and keys, showing what bots logged
@@ -220,8 +248,11 @@ def test_play_replay_download_and_log_out(page, server, tmp_path):
             assert position.inner_text().startswith(f"Action {k} of {len(steps)} ({step['round']})")
             notes = page.get_by_test_id("replay-info")
             if step["info"]:
-                assert notes.locator("dl.info").count() == 1
+                shown = notes.inner_text()
+                assert all(key.replace("_", " ") in shown for key in step["info"]), (step, shown)
                 logged += 1
+                if logged == 1:
+                    page.screenshot(path=str(tmp_path / "replay.png"))
             else:
                 assert "nothing" in notes.inner_text()
         assert "The hand is over." in position.inner_text()
@@ -237,7 +268,7 @@ def test_play_replay_download_and_log_out(page, server, tmp_path):
         )
         if logged:
             break
-    assert logged, "no bot decision in my hands came with logged thoughts (Loki-1 logs them)"
+    assert logged, "no bot decision in my hands came with logged thoughts (Loki-2 logs them)"
 
     # PHH: this hand, then all of them, read back by pokerlab's PHH reader
     with page.expect_download() as one:

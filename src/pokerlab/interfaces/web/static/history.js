@@ -2,6 +2,7 @@
 import { api } from "./api.js";
 import { chips, h, signed, typingIn, when } from "./dom.js";
 import { felt } from "./felt.js";
+import { roundName } from "./table.js";
 
 const BOARD_SIZE = { preflop: 0, flop: 3, turn: 4, river: 5 };
 
@@ -65,14 +66,14 @@ export function thoughts(info) {
 export function replayPicture(replay, k, viewerSeat) {
   const steps = replay.steps.slice(0, k);
   const end = k >= replay.steps.length;
-  const round = end ? "river" : steps.length ? steps[steps.length - 1].round : "preflop";
+  const round = end ? "river" : steps.length ? roundName(steps[steps.length - 1].round) : "preflop";
   const folded = new Set();
   const bets = {};
   const acted = {};
   let current = "preflop";
   for (const step of steps) {
-    if (step.round !== current) {
-      current = step.round;
+    if (roundName(step.round) !== current) {
+      current = roundName(step.round);
       for (const key of Object.keys(bets)) delete bets[key];
       for (const key of Object.keys(acted)) if (!folded.has(Number(key))) delete acted[key];
     }

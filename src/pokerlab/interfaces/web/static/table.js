@@ -8,6 +8,11 @@ const BOARD_SIZE = { preflop: 0, flop: 3, turn: 4, river: 5 };
 const PAST = { fold: "folds", check: "checks", call: "calls", bet: "bets", raise: "raises" };
 const LOG_LINES = 200;
 
+/** A round's name as this page keeps it: "pre-flop" (the engine's spelling) and "preflop" are one. */
+export function roundName(round) {
+  return round === "pre-flop" ? "preflop" : round;
+}
+
 /** The round a board of `n` cards belongs to. */
 function roundOf(boardSize) {
   return boardSize >= 5 ? "river" : boardSize === 4 ? "turn" : boardSize >= 3 ? "flop" : "preflop";
@@ -87,7 +92,8 @@ export class TableState {
           this.startHand(frame.hand, true);
           const board = frame.hand.board || [];
           for (const action of frame.hand.actions || []) {
-            if (action.round && action.round !== this.hand.round) this.newRound(action.round, board.slice(0, BOARD_SIZE[action.round]));
+            const round = roundName(action.round);
+            if (round in BOARD_SIZE && round !== this.hand.round) this.newRound(round, board.slice(0, BOARD_SIZE[round]));
             this.act(action, true);
           }
           if (roundOf(board.length) !== this.hand.round) this.newRound(roundOf(board.length), board);
@@ -129,7 +135,7 @@ export class TableState {
   }
 
   newRound(round, board) {
-    this.hand.round = round in BOARD_SIZE ? round : roundOf(board.length);
+    this.hand.round = roundName(round) in BOARD_SIZE ? roundName(round) : roundOf(board.length);
     this.hand.board = [...board];
     this.hand.bets = {};
     for (const seat of Object.keys(this.hand.acted)) if (!this.hand.folded.has(Number(seat))) delete this.hand.acted[seat];
@@ -282,6 +288,7 @@ export function showTable(root, session, tableId) {
       button.textContent = labels[action];
       button.disabled = !(mine && turn.legal.includes(action));
     }
+    controls.dataset.deadline = mine ? turn.deadline : ""; // tells one turn of mine from the next
     if (mine) prompt.textContent = "Your turn.";
     else if (turn) prompt.textContent = `${state.name(turn.seat)} to act.`;
     else if (state.you === null || state.you === undefined) prompt.textContent = "You are watching this table.";
