@@ -230,7 +230,7 @@ export function showTable(root, session, tableId) {
   const status = h("p", { class: "connection", role: "status", "data-testid": "connection" }, "Connecting…");
   const heading = h("h2", {}, `Table ${tableId}`);
   const area = h("div", { class: "felt-area" });
-  const log = h("ol", { class: "log", "data-testid": "log" });
+  const log = h("ul", { class: "log", "data-testid": "log", "aria-live": "polite" });
   const result = h("p", { class: "hand-result", role: "status", "aria-live": "polite", "data-testid": "hand-result" });
   const prompt = h("p", { class: "prompt", "aria-live": "assertive", "data-testid": "prompt" });
   const buttons = {};
@@ -271,8 +271,10 @@ export function showTable(root, session, tableId) {
   let pingTimer = null;
 
   function logLines(lines) {
-    for (const line of lines) log.prepend(h("li", {}, line));
-    while (log.children.length > LOG_LINES) log.lastElementChild.remove();
+    const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+    for (const line of lines) log.append(h("li", {}, line));
+    while (log.children.length > LOG_LINES) log.firstElementChild.remove();
+    if (atEnd) log.scrollTop = log.scrollHeight; // follow the play unless the reader scrolled back
   }
 
   function draw() {
