@@ -145,7 +145,7 @@ class WebConfig:
             ("login_failures", 1),
             ("max_frame_bytes", 64),
             ("hash_time_cost", 1),
-            ("hash_memory_kib", 8),
+            ("hash_memory_kib", 64),
         ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
