@@ -211,7 +211,7 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
     user = server.accounts.user_of(token)
     table = server.lobby.tables.get(table_id)
     if user is None or table is None:
-        await websocket.close(code=4401 if user is None else 4404)
+        await websocket.close()  # before accepting: the handshake is refused with 403
         return
     await websocket.accept()
     conn = Connection(user.id, user.name)
