@@ -29,7 +29,8 @@ def stored_hands(db_path) -> dict[int, dict]:
 
 
 def play(ws, hands: int, action: str = "call") -> list[tuple[int | None, str, dict]]:
-    """Play `hands` whole hands with one action word; returns (hand id, raw frame, frame) of every frame."""
+    """Play `hands` whole hands with one action word (call where it is not legal); returns (hand id, raw
+    frame, frame) of every frame."""
     out, current, ended = [], None, 0
     while ended < hands:
         raw = ws.recv(timeout=30)
@@ -40,7 +41,8 @@ def play(ws, hands: int, action: str = "call") -> list[tuple[int | None, str, di
             current = frame["hand"]["hand"]
         out.append((current, raw, frame))
         if frame["type"] == "turn" and "legal" in frame:
-            ws.send(json.dumps({"type": "act", "action": action}))
+            word = action if action in frame["legal"] else "call"
+            ws.send(json.dumps({"type": "act", "action": word}))
         if frame["type"] == "hand_end" and current is not None:
             ended += 1
     return out
