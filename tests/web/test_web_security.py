@@ -107,8 +107,8 @@ def test_bad_and_oversized_frames_and_actions_out_of_turn_are_refused_and_change
     server = LiveServer(web_config(tmp_path, f"10-20/3/call,{slow}:SlowBot", action_seconds=30.0))
     try:
         alice = server.person("alice")
-        alice.post("/api/tables/1/sit", json={"seat": 0})
         with server.socket(alice, 1) as ws:
+            alice.post("/api/tables/1/sit", json={"seat": 0})  # connected before her first hand
             sent = []  # the actions alice really took
             for _ in range(3):
                 turn = next_turn(ws, mine=True)

@@ -13,7 +13,7 @@ from test_web_security import play
 from conftest import LiveServer, web_config
 from pokerlab.engine import CALL, FOLD, RAISE, ROUND_NAMES, UNKNOWN, GameConfig, HandState
 from pokerlab.interfaces.phh import read_phh
-from pokerlab.interfaces.web.db import make_engine, migrate, session_factory
+from pokerlab.interfaces.web.db import Database
 from pokerlab.interfaces.web.store import HandStore, seat_counters
 
 INFO_BOT = f"{Path(__file__).with_name('info_bot.py')}:InfoBot"
@@ -124,10 +124,9 @@ def test_replay_shows_own_and_shown_cards_and_the_bots_thoughts_and_phh_replays(
 
 
 def test_a_hand_left_running_is_void_and_changes_no_bankroll(tmp_path):
-    engine = make_engine(f"sqlite:///{tmp_path / 'w.db'}")
-    migrate(engine)
-    sessions = session_factory(engine)
-    store = HandStore(sessions)
+    database = Database(f"sqlite:///{tmp_path / 'w.db'}")
+    database.migrate()
+    store = HandStore(database)
     bot = store.bot_user("call")
     hand_id = store.start(1, "10-20", GameConfig().to_dict(), 1, [{"user_id": bot}] * 2, [2000, 2000])
     assert store.void_running() == 1 and store.void_running() == 0

@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from pokerlab.interfaces.web import history
 from pokerlab.interfaces.web.accounts import AccountError, Accounts
 from pokerlab.interfaces.web.config import LEVELS, WebConfig
-from pokerlab.interfaces.web.db import make_engine, migrate, session_factory
+from pokerlab.interfaces.web.db import Database
 from pokerlab.interfaces.web.store import HandStore
 from pokerlab.interfaces.web.tables import Connection, Lobby
 
@@ -257,13 +257,13 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
 
 def create_app(config: WebConfig) -> FastAPI:
     """The web-table application for `config` (the database is migrated when it starts)."""
-    engine = make_engine(config.database)
-    sessions = session_factory(engine)
-    store = HandStore(sessions)
+    database = Database(config.database)
+    sessions = database.sessions
+    store = HandStore(database)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        await asyncio.to_thread(migrate, engine)
+        await asyncio.to_thread(database.migrate)
         voided = await asyncio.to_thread(store.void_running)
         if voided:
             log.info("%d hand(s) left running by a stopped server are void", voided)
@@ -273,10 +273,10 @@ def create_app(config: WebConfig) -> FastAPI:
             yield
         finally:
             await server.lobby.stop()
-            engine.dispose()
+            database.engine.dispose()
 
     app = FastAPI(title="pokerlab web table", lifespan=lifespan, docs_url=None, redoc_url=None)
-    server = Server(config, sessions, Accounts(sessions, config), store)
+    server = Server(config, sessions, Accounts(database, config), store)
     app.state.server = server
 
     @app.exception_handler(AccountError)
