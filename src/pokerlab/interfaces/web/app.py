@@ -161,24 +161,25 @@ async def all_phh(request: Request):
     return PlainTextResponse(text, headers={"Content-Disposition": disposition})
 
 
-@router.get("/hands/{hand_id}")
-async def hand(request: Request, hand_id: int):
+async def _own_hand(request: Request, hand_id: int, read):
+    """What `read` (a `history` reader) makes of a hand this person played; 404 for any other hand."""
     user = _user(request)
-    found = await asyncio.to_thread(history.replay, _server(request).sessions, hand_id, user.id)
+    found = await asyncio.to_thread(read, _server(request).sessions, hand_id, user.id)
     if found is None:
         raise AccountError(404, f"no hand {hand_id} of yours")
     return found
 
 
+@router.get("/hands/{hand_id}")
+async def hand(request: Request, hand_id: int):
+    return await _own_hand(request, hand_id, history.replay)
+
+
 @router.get("/hands/{hand_id}/phh")
 async def hand_phh(request: Request, hand_id: int):
-    user = _user(request)
-    text = await asyncio.to_thread(history.phh, _server(request).sessions, hand_id, user.id)
-    if text is None:
-        raise AccountError(404, f"no hand {hand_id} of yours")
-    return PlainTextResponse(
-        text, headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.phh"'}
-    )
+    text = await _own_hand(request, hand_id, history.phh)
+    disposition = f'attachment; filename="hand-{hand_id}.phh"'
+    return PlainTextResponse(text, headers={"Content-Disposition": disposition})
 
 
 @router.get("/leaderboard")
