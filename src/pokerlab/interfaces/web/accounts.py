@@ -23,7 +23,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from pokerlab.interfaces.web.config import START_BANKROLL, WebConfig
-from pokerlab.interfaces.web.db import PlayerStats, Session, User
+from pokerlab.interfaces.web.db import Database, PlayerStats, Session, User
 
 NAME = re.compile(r"^[A-Za-z0-9_.-]{2,32}$")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
@@ -69,8 +69,9 @@ class LoginLimiter:
 class Accounts:
     """Sign-up, log-in, sessions and log-out over the database's session factory."""
 
-    def __init__(self, sessions, config: WebConfig) -> None:
-        self.sessions = sessions
+    def __init__(self, database: Database, config: WebConfig) -> None:
+        self.database = database
+        self.sessions = database.sessions
         self.config = config
         self.hasher = PasswordHasher(time_cost=config.hash_time_cost, memory_cost=config.hash_memory_kib)
         self.limiter = LoginLimiter(config.login_failures, config.login_window_seconds)
@@ -95,7 +96,7 @@ class Accounts:
         taken."""
         self._check(name, password)
         digest = self.hasher.hash(password)
-        with self.sessions.begin() as db:
+        with self.database.write() as db:
             if db.scalar(select(User.id).where(User.name == name)) is not None:
                 raise AccountError(409, f"the name {name!r} is taken; choose another")
             user = User(
@@ -116,7 +117,7 @@ class Accounts:
             raise AccountError(400, "log-in needs a name and a password (strings)")
         if self.limiter.blocked(address, name):
             raise AccountError(429, "too many failed log-ins; wait a minute and try again")
-        with self.sessions.begin() as db:
+        with self.database.write() as db:
             user = db.scalar(select(User).where(User.name == name, User.kind == "human"))
             try:
                 self.hasher.verify(user.password_hash if user else self._dummy, password)
@@ -141,5 +142,5 @@ class Accounts:
     def logout(self, token: str | None) -> None:
         """End the session on the server."""
         if token:
-            with self.sessions.begin() as db:
+            with self.database.write() as db:
                 db.execute(delete(Session).where(Session.token_hash == token_hash(token)))

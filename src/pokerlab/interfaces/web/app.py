@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from pokerlab.interfaces.web import history
 from pokerlab.interfaces.web.accounts import AccountError, Accounts
 from pokerlab.interfaces.web.config import LEVELS, WebConfig
-from pokerlab.interfaces.web.db import make_engine, migrate, session_factory
+from pokerlab.interfaces.web.db import Database
 from pokerlab.interfaces.web.store import HandStore
 from pokerlab.interfaces.web.tables import Connection, Lobby
 
@@ -161,24 +161,25 @@ async def all_phh(request: Request):
     return PlainTextResponse(text, headers={"Content-Disposition": disposition})
 
 
-@router.get("/hands/{hand_id}")
-async def hand(request: Request, hand_id: int):
+async def _own_hand(request: Request, hand_id: int, read):
+    """What `read` (a `history` reader) makes of a hand this person played; 404 for any other hand."""
     user = _user(request)
-    found = await asyncio.to_thread(history.replay, _server(request).sessions, hand_id, user.id)
+    found = await asyncio.to_thread(read, _server(request).sessions, hand_id, user.id)
     if found is None:
         raise AccountError(404, f"no hand {hand_id} of yours")
     return found
 
 
+@router.get("/hands/{hand_id}")
+async def hand(request: Request, hand_id: int):
+    return await _own_hand(request, hand_id, history.replay)
+
+
 @router.get("/hands/{hand_id}/phh")
 async def hand_phh(request: Request, hand_id: int):
-    user = _user(request)
-    text = await asyncio.to_thread(history.phh, _server(request).sessions, hand_id, user.id)
-    if text is None:
-        raise AccountError(404, f"no hand {hand_id} of yours")
-    return PlainTextResponse(
-        text, headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.phh"'}
-    )
+    text = await _own_hand(request, hand_id, history.phh)
+    disposition = f'attachment; filename="hand-{hand_id}.phh"'
+    return PlainTextResponse(text, headers={"Content-Disposition": disposition})
 
 
 @router.get("/leaderboard")
@@ -211,7 +212,7 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
     user = server.accounts.user_of(token)
     table = server.lobby.tables.get(table_id)
     if user is None or table is None:
-        await websocket.close(code=4401 if user is None else 4404)
+        await websocket.close()  # before accepting: the handshake is refused with 403
         return
     await websocket.accept()
     conn = Connection(user.id, user.name)
@@ -257,13 +258,13 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
 
 def create_app(config: WebConfig) -> FastAPI:
     """The web-table application for `config` (the database is migrated when it starts)."""
-    engine = make_engine(config.database)
-    sessions = session_factory(engine)
-    store = HandStore(sessions)
+    database = Database(config.database)
+    sessions = database.sessions
+    store = HandStore(database)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        await asyncio.to_thread(migrate, engine)
+        await asyncio.to_thread(database.migrate)
         voided = await asyncio.to_thread(store.void_running)
         if voided:
             log.info("%d hand(s) left running by a stopped server are void", voided)
@@ -273,10 +274,10 @@ def create_app(config: WebConfig) -> FastAPI:
             yield
         finally:
             await server.lobby.stop()
-            engine.dispose()
+            database.engine.dispose()
 
     app = FastAPI(title="pokerlab web table", lifespan=lifespan, docs_url=None, redoc_url=None)
-    server = Server(config, sessions, Accounts(sessions, config), store)
+    server = Server(config, sessions, Accounts(database, config), store)
     app.state.server = server
 
     @app.exception_handler(AccountError)

@@ -77,7 +77,7 @@ def parse_tables(text: str) -> tuple[TableSpec, ...]:
         item = item.strip()
         if not item:
             continue
-        parts = item.split("/")
+        parts = item.split("/", 2)  # a bot may be path/to/file.py:Class
         if len(parts) != 3:
             raise ConfigError(f"table {item!r}: write LEVEL/SEATS/BOT,BOT,... e.g. 10-20/6/loki1,call")
         level, seats, bots = parts
@@ -145,7 +145,7 @@ class WebConfig:
             ("login_failures", 1),
             ("max_frame_bytes", 64),
             ("hash_time_cost", 1),
-            ("hash_memory_kib", 8),
+            ("hash_memory_kib", 64),
         ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:

@@ -15,11 +15,15 @@ database outlives a release.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import Session as OrmSession
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -116,6 +120,24 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
-def session_factory(engine: Engine) -> sessionmaker:
-    """Sessions that keep their objects readable after commit."""
-    return sessionmaker(engine, expire_on_commit=False)
+class Database:
+    """The engine, its sessions, and the one lock every writer takes.
+
+    SQLite lets one writer in at a time and makes the others retry; under load (50 tables writing hands)
+    a sign-up could retry for ever. Writers queue on one Python lock instead (PostgreSQL needs no such
+    care, but loses nothing by it: one transaction per hand is far below what it can write).
+    """
+
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.lock = threading.Lock()
+
+    @contextmanager
+    def write(self) -> Iterator[OrmSession]:
+        """A transaction for writing, committed at the end (rolled back on an error)."""
+        with self.lock, self.sessions.begin() as db:
+            yield db
+
+    def migrate(self) -> None:
+        migrate(self.engine)

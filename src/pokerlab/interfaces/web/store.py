@@ -12,13 +12,12 @@ before the flop; aggression, bets and raises over calls of a bet, every round; s
 
 from __future__ import annotations
 
-import threading
 import time
 
 from sqlalchemy import select, update
 
 from pokerlab.engine import CALL, PREFLOP, RAISE, HandState
-from pokerlab.interfaces.web.db import Hand, HandPlayer, PlayerStats, User
+from pokerlab.interfaces.web.db import Database, Hand, HandPlayer, PlayerStats, User
 
 
 def seat_counters(state: HandState, position: int) -> dict[str, int]:
@@ -33,15 +32,15 @@ def seat_counters(state: HandState, position: int) -> dict[str, int]:
 
 
 class HandStore:
-    """The hands of a server. Writes are serialised (one writer at a time, as SQLite allows anyway)."""
+    """The hands of a server (writes take the database's one writer lock)."""
 
-    def __init__(self, sessions) -> None:
-        self.sessions = sessions
-        self._lock = threading.Lock()
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.sessions = database.sessions
 
     def void_running(self) -> int:
         """Mark every hand left running by a stopped server void; returns how many."""
-        with self._lock, self.sessions.begin() as db:
+        with self.database.write() as db:
             result = db.execute(
                 update(Hand).where(Hand.status == "running").values(status="void", ended=time.time())
             )
@@ -50,7 +49,7 @@ class HandStore:
     def bot_user(self, agent: str) -> int:
         """The user id that books a bot's chips (one per agent name; its bankroll starts at 0)."""
         name = f"{agent} (bot)"
-        with self._lock, self.sessions.begin() as db:
+        with self.database.write() as db:
             user_id = db.scalar(select(User.id).where(User.name == name))
             if user_id is None:
                 user = User(name=name, kind="bot", password_hash=None, bankroll=0, created=time.time())
@@ -68,7 +67,7 @@ class HandStore:
 
     def start(self, table_id: int, level: str, config: dict, button: int, seats: list, stacks: list) -> int:
         """Store a hand as dealt (``running``); returns its id."""
-        with self._lock, self.sessions.begin() as db:
+        with self.database.write() as db:
             hand = Hand(
                 table_id=table_id,
                 level=level,
@@ -89,7 +88,7 @@ class HandStore:
         nets = state.nets
         small_bet = state.config.small_bet
         after = {}
-        with self._lock, self.sessions.begin() as db:
+        with self.database.write() as db:
             hand = db.get(Hand, hand_id)
             hand.status = "finished"
             hand.ended = time.time()

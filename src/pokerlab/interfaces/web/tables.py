@@ -320,10 +320,11 @@ class Table:
         dealt = self.dealer.cards(self.hand_number, n)
         state = HandState(self.config, dealt[: 2 * n], dealt[2 * n :], stacks)
         button = seats[-1].seat
-        hand_id = await asyncio.to_thread(
+        # the hand is the table's before the first await: who leaves now leaves after it
+        hand = self.hand = frames.LiveHand(0, state, players, button)
+        hand.hand_id = await asyncio.to_thread(
             self.store.start, self.id, self.level.name, self.config.to_dict(), button, players, stacks
         )
-        hand = self.hand = frames.LiveHand(hand_id, state, players, button)
         seat_numbers = tuple(pl["seat"] for pl in players)
         self.broadcast_each(lambda viewer: frames.hand_start(hand, viewer))
         starts = [
@@ -354,10 +355,11 @@ class Table:
             for r in range(round_seen + 1, min(state.round, RIVER) + 1):
                 self.broadcast(frames.board(r, state))
             round_seen = max(round_seen, min(state.round, RIVER))
-        after = await asyncio.to_thread(self.store.finish, hand_id, state, players, hand.decisions)
-        for s in seats:
-            if s.user_id is not None:
-                s.stack = after[s.user_id]
+        after = await asyncio.to_thread(self.store.finish, hand.hand_id, state, players, hand.decisions)
+        for player in players:
+            seat = self.seats[player["seat"]]
+            if player["kind"] == "human" and seat.user_id == player["user_id"]:
+                seat.stack = after[seat.user_id]
         ends = [(agent, hand_end(state, p)) for p, agent in self._bots(hand, "end_hand")]
         if ends:
             await asyncio.to_thread(lambda: [agent.end_hand(end) for agent, end in ends])
