@@ -19,12 +19,13 @@ export async function showLobby(root, session) {
       ? h("span", { class: "open" }, "open to you")
       : h("span", { class: "closed" }, `opens at a bankroll of ${chips(first.threshold)} (you have ${chips(me.bankroll)}; ${chips(first.threshold - me.bankroll)} to go)`);
     const rows = list.map((table) => {
-      const free = table.seats.filter((s) => s.kind === "empty").length;
+      // a person may take any seat that is not a person's: an empty one or a bot's
       const bots = table.seats.filter((s) => s.kind === "bot");
       const people = table.seats.filter((s) => s.kind === "human");
+      const free = table.seats.length - people.length;
       const sit = h("button", {
         type: "button",
-        disabled: !isOpen || !(free || bots.length) ? true : null,
+        disabled: !isOpen || !free ? true : null,
         "data-testid": `sit-${table.id}`,
         onclick: async () => {
           sit.disabled = true;
@@ -57,7 +58,7 @@ export async function showLobby(root, session) {
           "table",
           {},
           h("caption", {}, `Small bet ${chips(first.small_bet)}, big bet ${chips(first.big_bet)}`),
-          h("thead", {}, h("tr", {}, ["Table", "Seats", "Free", "People", "Bots", ""].map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", {}, h("tr", {}, ["Table", "Seats", "Free for people", "People", "Bots", ""].map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, rows),
         ),
       ),

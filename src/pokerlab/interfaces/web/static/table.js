@@ -337,13 +337,23 @@ export function showTable(root, session, tableId) {
       if (frame.type === "hand_start") result.textContent = "";
       draw();
     });
-    socket.addEventListener("close", (event) => {
+    socket.addEventListener("close", async (event) => {
       socket = null;
       if (closing) return;
+      if (state.hand) state.hand.turn = null; // no acting on a closed socket
+      draw();
       if (event.code === 1008 || event.code >= 4000) {
         status.textContent = `The server closed the table: ${event.reason || `code ${event.code}`}.`;
         status.dataset.state = "refused";
-        draw();
+        return;
+      }
+      // the server refuses the handshake of a socket without a session: after a log-out, log in again
+      const me = await session.refresh().catch(() => undefined);
+      if (closing) return;
+      if (me === null) {
+        status.textContent = "You are logged out.";
+        status.dataset.state = "refused";
+        location.hash = "#/login";
         return;
       }
       const wait = Math.min(8, 2 ** retry);
