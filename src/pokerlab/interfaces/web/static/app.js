@@ -94,6 +94,8 @@ async function route() {
       }
       const heading = main.querySelector("h2");
       if (heading) document.title = `${heading.textContent} · pokerlab`;
+      // a new view: keyboard and screen-reader users start at its top (unless a field took the focus)
+      if (!main.contains(document.activeElement)) main.focus({ preventScroll: true });
       return;
     }
   }

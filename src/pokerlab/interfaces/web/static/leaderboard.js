@@ -19,9 +19,11 @@ export async function showLeaderboard(root, session, name) {
     api("GET", "/api/leaderboard"),
     api("GET", `/api/players/${encodeURIComponent(player)}/bankroll`),
   ]);
-  // every account starts with START chips (docs/web-protocol.md): the curve starts there, at hand 0
-  const points = [{ x: 0, y: START }, ...curve.map((p, i) => ({ x: i + 1, y: p.bankroll }))];
-  const first = START;
+  // a person's account starts with 1,000 chips, a bot's books with 0 (docs/web-protocol.md): the curve
+  // starts there, at hand 0
+  const row = board.find((r) => r.name === player);
+  const first = row && row.kind === "bot" ? 0 : START;
+  const points = [{ x: 0, y: first }, ...curve.map((p, i) => ({ x: i + 1, y: p.bankroll }))];
   const last = points.length ? points[points.length - 1].y : 0;
   const summary = curve.length
     ? `${curve.length} hands, from ${chips(first)} to ${chips(last)}.`
@@ -59,7 +61,7 @@ export async function showLeaderboard(root, session, name) {
       h("p", {}, summary),
       h("figure", { class: "curve", "data-testid": "bankroll-chart" },
         lineChart(points, {
-          title: `Bankroll of ${player} after each hand`, summary, xLabel: "hands played", yLabel: "bankroll (chips)", baseline: START,
+          title: `Bankroll of ${player} after each hand`, summary, xLabel: "hands played", yLabel: "bankroll (chips)", baseline: first,
         })),
     ),
   );

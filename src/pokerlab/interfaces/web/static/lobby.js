@@ -45,7 +45,7 @@ export async function showLobby(root, session) {
         h("td", {}, `${table.seats.length}`),
         h("td", {}, `${free}`),
         h("td", {}, people.map((s) => s.name).join(", ") || "none"),
-        h("td", {}, bots.map((s) => (s.agent ? `${s.name} (${s.agent})` : s.name)).join(", ") || "none"),
+        h("td", {}, bots.map((s) => (s.agent && s.agent !== s.name ? `${s.name} (${s.agent})` : s.name)).join(", ") || "none"),
         h("td", { class: "actions" }, sit, " ", h("a", { href: `#/table/${encodeURIComponent(table.id)}` }, "Watch")),
       );
     });
