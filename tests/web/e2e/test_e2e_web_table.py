@@ -159,6 +159,10 @@ def play(page, hands: int, screenshot: str | None, after: int = 0, least: int = 
         if seen["bankroll"] is not None and int(seen["hand"]) > last:
             results.append({key: int(seen[key]) for key in ("hand", "net", "bankroll")})
         if seen["enabled"]:
+            if not decisions:  # my first turn: a countdown from the deadline on my seat, one button marker
+                timer = page.locator(".seat.you .timer").inner_text()
+                assert re.fullmatch(r"\d+ s", timer) and 0 <= int(timer[:-2]) <= 15, timer  # --action-seconds
+                assert page.locator(".seat .dealer").count() == 1
             if screenshot and not shot and seen["board"] >= 3:
                 page.screenshot(path=screenshot)
                 shot = True
