@@ -24,7 +24,14 @@ class LiveServer:
         self.config = config
         self.app = create_app(config)
         self.uvicorn = uvicorn.Server(
-            uvicorn.Config(self.app, host="127.0.0.1", port=0, ws_max_size=WS_MAX_SIZE, log_level="warning")
+            uvicorn.Config(
+                self.app,
+                host="127.0.0.1",
+                port=0,
+                ws_max_size=WS_MAX_SIZE,
+                ws_per_message_deflate=False,
+                log_level="warning",
+            )
         )
         self.thread = threading.Thread(target=self.uvicorn.run, daemon=True)
         self.thread.start()

@@ -75,6 +75,7 @@ class Accounts:
         self.config = config
         self.hasher = PasswordHasher(time_cost=config.hash_time_cost, memory_cost=config.hash_memory_kib)
         self.limiter = LoginLimiter(config.login_failures, config.login_window_seconds)
+        self._open: dict[str, float] = {}  # token hash -> expiry of sessions seen open
         # a hash to verify against when the name is unknown, so both failures cost the same time
         self._dummy = self.hasher.hash(secrets.token_hex(16))
 
@@ -133,14 +134,26 @@ class Accounts:
         """The person a session token belongs to, or None (no token, unknown, expired)."""
         if not token:
             return None
+        key = token_hash(token)
         with self.sessions() as db:
-            row = db.get(Session, token_hash(token))
+            row = db.get(Session, key)
             if row is None or row.expires < time.time():
                 return None
+            self._open[key] = row.expires
             return db.get(User, row.user_id)
+
+    def still_open(self, token: str | None) -> bool:
+        """Whether a session is still open, from memory when this server saw it open (the check every
+        WebSocket action makes; `logout` forgets the session here and in the database at once)."""
+        expires = self._open.get(token_hash(token)) if token else None
+        if expires is None:
+            return self.user_of(token) is not None
+        return expires >= time.time()
 
     def logout(self, token: str | None) -> None:
         """End the session on the server."""
         if token:
+            key = token_hash(token)
+            self._open.pop(key, None)
             with self.database.write() as db:
-                db.execute(delete(Session).where(Session.token_hash == token_hash(token)))
+                db.execute(delete(Session).where(Session.token_hash == key))

@@ -239,7 +239,7 @@ async def table_socket(websocket: WebSocket, table_id: int) -> None:
             if kind == "ping":
                 conn.send({"type": "pong"})
             elif kind == "act":
-                if server.accounts.user_of(token) is None:
+                if not server.accounts.still_open(token):
                     conn.send({"type": "error", "message": "your session has ended; log in again"})
                     continue
                 error = table.submit(user.id, frame.get("action"))

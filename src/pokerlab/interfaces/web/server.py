@@ -26,6 +26,7 @@ def serve(config: WebConfig, host: str = "127.0.0.1", port: int = 8000) -> None:
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=False,  # frames of a few hundred bytes: compressing costs more than it saves
         log_level="info",
         timeout_graceful_shutdown=GRACE_SECONDS,
     )
