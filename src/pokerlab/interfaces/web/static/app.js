@@ -27,11 +27,6 @@ export const session = {
     header();
     return me;
   },
-  /** Sets a new bankroll figure (after a hand) without asking the server. */
-  setBankroll(bankroll) {
-    if (me) me.bankroll = bankroll;
-    header();
-  },
   loggedIn(who) {
     me = { levels: [], ...who };
     header();

@@ -15,7 +15,7 @@ function place(index, count) {
 }
 
 /** Seconds left until `deadline` (epoch ms), never negative. */
-export function secondsLeft(deadline) {
+function secondsLeft(deadline) {
   return Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
 }
 

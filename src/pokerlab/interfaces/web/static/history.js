@@ -48,7 +48,7 @@ export async function showHistory(root) {
 }
 
 /** A bot's logged thoughts (any JSON) as nested definition lists, numbers to three decimals. */
-export function thoughts(info) {
+function thoughts(info) {
   if (info === null || info === undefined) return h("span", {}, "—");
   if (typeof info === "number") return h("span", {}, Number.isInteger(info) ? String(info) : info.toFixed(3));
   if (Array.isArray(info)) {

@@ -2,6 +2,33 @@
 import { api } from "./api.js";
 import { chips, h } from "./dom.js";
 
+const tableHash = (id) => `#/table/${encodeURIComponent(id)}`;
+
+/** "Sit down" at table `id` (disabled unless `can`); the server's refusal goes to the notice line. */
+function sitButton(session, id, can) {
+  const button = h("button", {
+    type: "button",
+    disabled: !can,
+    "data-testid": `sit-${id}`,
+    onclick: async () => {
+      button.disabled = true;
+      try {
+        await api("POST", `/api/tables/${encodeURIComponent(id)}/sit`, {});
+        location.hash = tableHash(id);
+      } catch (err) {
+        session.notice(err.message, "error");
+        button.disabled = false;
+      }
+    },
+  }, "Sit down");
+  return button;
+}
+
+/** Back to the table where I sit. */
+function backButton(id) {
+  return h("button", { type: "button", "data-testid": `sit-${id}`, onclick: () => (location.hash = tableHash(id)) }, "Back to your seat");
+}
+
 export async function showLobby(root, session) {
   const [me, tables] = await Promise.all([session.refresh(), api("GET", "/api/tables")]);
   const open = new Set(me.levels || []);
@@ -23,21 +50,7 @@ export async function showLobby(root, session) {
       const bots = table.seats.filter((s) => s.kind === "bot");
       const people = table.seats.filter((s) => s.kind === "human");
       const free = table.seats.length - people.length;
-      const sit = h("button", {
-        type: "button",
-        disabled: !isOpen || !free ? true : null,
-        "data-testid": `sit-${table.id}`,
-        onclick: async () => {
-          sit.disabled = true;
-          try {
-            await api("POST", `/api/tables/${encodeURIComponent(table.id)}/sit`, {});
-            location.hash = `#/table/${encodeURIComponent(table.id)}`;
-          } catch (err) {
-            session.notice(err.message, "error");
-            sit.disabled = false;
-          }
-        },
-      }, "Sit down");
+      const sit = String(me.table) === String(table.id) ? backButton(table.id) : sitButton(session, table.id, isOpen && free > 0);
       return h(
         "tr",
         {},
@@ -46,7 +59,7 @@ export async function showLobby(root, session) {
         h("td", {}, `${free}`),
         h("td", {}, people.map((s) => s.name).join(", ") || "none"),
         h("td", {}, bots.map((s) => (s.agent && s.agent !== s.name ? `${s.name} (${s.agent})` : s.name)).join(", ") || "none"),
-        h("td", { class: "actions" }, sit, " ", h("a", { href: `#/table/${encodeURIComponent(table.id)}` }, "Watch")),
+        h("td", { class: "actions" }, sit, " ", h("a", { href: tableHash(table.id) }, "Watch")),
       );
     });
     root.append(

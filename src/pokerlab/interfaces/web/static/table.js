@@ -99,7 +99,7 @@ export class TableState {
           if (roundOf(board.length) !== this.hand.round) this.newRound(roundOf(board.length), board);
           this.hand.board = [...board];
           if (frame.hand.turn) this.apply({ type: "turn", ...frame.hand.turn });
-          lines.push(`Joined hand ${frame.hand.hand} in progress.`);
+          lines.push(`Hand ${frame.hand.hand} is in progress.`);
         }
         break;
       }
