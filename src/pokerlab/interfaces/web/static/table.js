@@ -100,6 +100,7 @@ export class TableState {
           this.hand.board = [...board];
           if (frame.hand.turn) this.apply({ type: "turn", ...frame.hand.turn });
           lines.push(`Hand ${frame.hand.hand} is in progress.`);
+          if (frame.hand.hole) lines.push(`Your cards: ${frame.hand.hole.join(" ")}.`);
         }
         break;
       }
