@@ -87,9 +87,16 @@ def serve_echo(port: int) -> None:
 
 
 def spawn(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, __file__, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    )
+    """A server process; its log goes to a temporary file (a pipe nobody reads would fill and stop it)."""
+    log = tempfile.TemporaryFile(mode="w+")
+    server = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.DEVNULL, stderr=log)
+    server.log = log
+    return server
+
+
+def log_tail(server: subprocess.Popen) -> str:
+    server.log.seek(0)
+    return server.log.read()[-2000:]
 
 
 async def wait_ready(server: subprocess.Popen, url: str) -> None:
@@ -102,7 +109,7 @@ async def wait_ready(server: subprocess.Popen, url: str) -> None:
             except httpx.TransportError:
                 pass
             if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"server did not start: {server.stderr.read()[-2000:]}")
+                raise RuntimeError(f"server did not start: {log_tail(server)}")
             await asyncio.sleep(0.2)
 
 

@@ -161,3 +161,28 @@ def test_levels_open_at_their_bankroll_thresholds(tmp_path):
         assert alice.post("/api/tables/1/sit", json={}).status_code == 200
     finally:
         server.stop()
+
+
+def test_reconnect_to_the_same_seat_and_tables_without_people_pause(tmp_path):
+    server = LiveServer(web_config(tmp_path, "10-20/3/call,raise"))
+    try:
+        alice = server.person("alice")
+        alice.post("/api/tables/1/sit", json={"seat": 2})
+        with server.socket(alice, 1) as ws:
+            play(ws, 2)
+        with server.socket(alice, 1) as ws:  # back: the whole picture, and the same seat
+            table = json.loads(ws.recv(timeout=10))
+            assert table["type"] == "table" and table["you"] == 2
+            assert table["seats"][2]["name"] == "alice" and table["seats"][2]["connected"]
+            frames = play(ws, 2)
+            assert any(f["type"] == "hand_start" and len(f["hole"]) == 2 for _, _, f in frames)
+        stand_up(alice, 1)
+        count = len(alice.get("/api/hands").json())
+        con = sqlite3.connect(tmp_path / "web.db")
+        (before,) = con.execute("SELECT count(*) FROM hands").fetchone()
+        time.sleep(0.5)
+        (after,) = con.execute("SELECT count(*) FROM hands").fetchone()
+        con.close()
+        assert before == after and count >= 4  # nobody sits: the table deals no more hands
+    finally:
+        server.stop()

@@ -25,6 +25,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm import Session as OrmSession
 
+from pokerlab.errors import ConfigError
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
@@ -93,6 +95,12 @@ def make_engine(url: str) -> Engine:
     """An engine for `url`; SQLite gets WAL, a busy timeout and foreign keys."""
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        try:
+            import psycopg  # noqa: F401 - only to say what is missing
+        except ImportError:
+            raise ConfigError(
+                "a PostgreSQL database needs the psycopg driver: pip install 'pokerlab[postgres]'"
+            ) from None
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 

@@ -5,7 +5,13 @@ from alembic import context
 
 from pokerlab.interfaces.web.db import Base
 
-connection = context.config.attributes["connection"]
-context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
-with context.begin_transaction():
-    context.run_migrations()
+
+def run_migrations() -> None:
+    connection = context.config.attributes["connection"]
+    context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if getattr(context, "config", None) is not None:  # inside an Alembic run, not merely imported (doctests)
+    run_migrations()
