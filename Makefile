@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test run bench lint tables preflop-tables clean
+.PHONY: test run bench lint tables preflop-tables clean browser
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -12,8 +12,20 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
-test: $(STAMP)
-	$(PY) -m pytest -q
+# the web table's end-to-end tests drive Debian's chromium through Playwright (never a downloaded browser
+# build); CHROMIUM_REQUIRED=1 makes them fail, not skip, when the browser is missing
+CHROMIUM := /usr/bin/chromium
+
+browser:
+	@test -x $(CHROMIUM) || { \
+	  echo "installing Debian's chromium for the web table's end-to-end tests"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium \
+	  || { echo "error: could not install chromium (apt-get install -y chromium); the e2e tests need $(CHROMIUM)" >&2; exit 1; }; }
+	@test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) is still missing after apt-get install chromium" >&2; exit 1; }
+
+test: $(STAMP) browser
+	CHROMIUM_REQUIRED=1 $(PY) -m pytest -q
 
 run: $(STAMP)
 	$(VENV)/bin/pokerlab demo

@@ -590,6 +590,28 @@ def _progress(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty() if args.progress is None else args.progress
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the web table (issue 14): people play the bots and each other in a browser, with accounts,
+    bankrolls and levels that open as the bankroll grows (Billings et al. 1998 §5; LOKI-SPEC §7.1)."""
+    try:
+        from pokerlab.interfaces.web.config import DEFAULT_TABLES, WebConfig, parse_tables
+        from pokerlab.interfaces.web.server import serve
+    except ImportError as exc:
+        raise ConfigError(
+            f"pokerlab serve needs the web extra ({exc.name} is missing): pip install 'pokerlab[web]'"
+        ) from None
+    config = WebConfig(
+        database=args.db,
+        tables=parse_tables(args.tables or DEFAULT_TABLES),
+        seed=args.seed,
+        action_seconds=args.action_seconds,
+        run_bot_tables=args.run_bot_tables,
+        pause_seconds=args.pause_seconds,
+    )
+    serve(config, host=args.host, port=args.port)
+    return 0
+
+
 def _add_progress_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--progress",
@@ -836,6 +858,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", help="a .phh or .phhs file, a folder of them, hands.sqlite or a results folder")
     p.set_defaults(func=cmd_history_show)
+    p = sub.add_parser("serve", help="run the web table", description=cmd_serve.__doc__)
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, loopback only)"
+    )
+    p.add_argument("--port", type=_int_in(1, 65535, "ports"), default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--db",
+        default="sqlite:///pokerlab-web.db",
+        help="database URL: sqlite:///FILE (default sqlite:///pokerlab-web.db) or postgresql://USER@HOST/DB",
+    )
+    p.add_argument(
+        "--tables",
+        default=None,
+        metavar="SPEC",
+        help="tables as LEVEL/SEATS/BOT,BOT,...;... e.g. '10-20/6/loki1,tight-aggressive;20-40/4/loki1' "
+        "(levels 10-20, 20-40, 50-100; bots by agent name, see `pokerlab agents`)",
+    )
+    p.add_argument("--seed", type=_seed, default=0, help="random seed of the cards and bots (default 0)")
+    p.add_argument("--action-seconds", type=float, default=20.0, help="a person's time to act (default 20)")
+    p.add_argument(
+        "--pause-seconds", type=float, default=2.0, help="pause between hands where a person sits (default 2)"
+    )
+    p.add_argument(
+        "--run-bot-tables",
+        action="store_true",
+        help="tables where no person sits play on (default: they pause)",
+    )
+    p.set_defaults(func=cmd_serve)
     from pokerlab.interfaces.acpc.commands import add_acpc_parser
 
     add_acpc_parser(sub, _Parser)

@@ -1,0 +1,154 @@
+"""What a web-table server runs with: the levels, the tables and their bots, time limits and rate limits.
+
+The levels are those of the IRC server where Loki played people (Billings et al. 1998 §5; LOKI-SPEC
+§7.1): 10-20 with 1,000 to start, 20-40 once the bankroll reached 2,000, 50-100 once it reached 5,000.
+Every number here is [OUR CHOICE] unless the spec gives it, and every one is a validated field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pokerlab.errors import ConfigError
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A betting level: its name ("10-20"), small and big bet in chips, and the bankroll that opens it."""
+
+    name: str
+    small_bet: int
+    big_bet: int
+    threshold: int
+
+
+#: Billings et al. 1998 §5 / LOKI-SPEC §7.1: the three levels and the bankrolls that open them.
+LEVELS: tuple[Level, ...] = (
+    Level("10-20", 10, 20, 0),
+    Level("20-40", 20, 40, 2000),
+    Level("50-100", 50, 100, 5000),
+)
+#: A new account's bankroll (LOKI-SPEC §7.1: $1,000 to start).
+START_BANKROLL = 1000
+
+
+def level_named(name: str) -> Level:
+    """The level called `name`; `ConfigError` names the known ones."""
+    for level in LEVELS:
+        if level.name == name:
+            return level
+    raise ConfigError(f"unknown level {name!r}; levels: {', '.join(lv.name for lv in LEVELS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """One table: its level, its seats (2 to 10) and the bots that fill the seats nobody takes
+    (``bots[seat % len(bots)]``, registry names)."""
+
+    level: str
+    seats: int
+    bots: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        level_named(self.level)
+        if not isinstance(self.seats, int) or not 2 <= self.seats <= 10:
+            raise ConfigError(f"a table has 2 to 10 seats, got {self.seats!r}")
+        if not self.bots:
+            raise ConfigError("a table needs at least one bot name to fill its empty seats")
+
+
+#: [OUR CHOICE] two tables at 10-20 and one at each higher level, six seats, Loki-1 among the
+#: Barone & While stereotypes.
+DEFAULT_TABLES = (
+    "10-20/6/loki1,tight-aggressive,loose-passive;"
+    "10-20/6/loki1,loose-aggressive,tight-passive;"
+    "20-40/6/loki1,tight-aggressive,loose-aggressive;"
+    "50-100/6/loki1,tight-aggressive,tight-passive"
+)
+
+
+def parse_tables(text: str) -> tuple[TableSpec, ...]:
+    """Tables from "LEVEL/SEATS/BOT,BOT,...;..." (e.g. "10-20/6/loki1,tight-aggressive"); the bots are
+    checked against the agent registry."""
+    from pokerlab.agents.registry import parse_lineup
+
+    specs = []
+    for item in text.split(";"):
+        item = item.strip()
+        if not item:
+            continue
+        parts = item.split("/", 2)  # a bot may be path/to/file.py:Class
+        if len(parts) != 3:
+            raise ConfigError(f"table {item!r}: write LEVEL/SEATS/BOT,BOT,... e.g. 10-20/6/loki1,call")
+        level, seats, bots = parts
+        try:
+            count = int(seats)
+        except ValueError:
+            raise ConfigError(
+                f"table {item!r}: seats must be a whole number 2 to 10, got {seats!r}"
+            ) from None
+        specs.append(TableSpec(level.strip(), count, tuple(parse_lineup(bots))))
+    if not specs:
+        raise ConfigError(f"no tables in {text!r}; write LEVEL/SEATS/BOT,BOT,...;...")
+    return tuple(specs)
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """A web-table server, validated on construction (money in chips, times in seconds).
+
+    * ``database``: an SQLAlchemy URL (``sqlite:///file.db`` by default, ``postgresql://...``).
+    * ``tables``: the tables (`parse_tables`); ``seed``: the cards and the bots' generators derive from it.
+    * ``action_seconds``: a person's time to act; ``reconnect_seconds``: how long a disconnected person
+      keeps the seat between hands before being stood up.
+    * ``bot_stack_bets``: bots sit with this many big bets, topped up before every hand.
+    * ``run_bot_tables``: tables without a person play on (load tests, kill tests); otherwise they pause.
+    * ``pause_seconds``: the pause between hands where a person sits (to read the showdown).
+    * ``login_failures`` within ``login_window_seconds`` from one address for one name answer 429.
+    * ``session_hours``: how long a log-in lasts. ``max_frame_bytes``: the largest client frame.
+    * ``hash_time_cost`` / ``hash_memory_kib``: argon2id parameters (RFC 9106; tests make them cheap).
+    """
+
+    database: str = "sqlite:///pokerlab-web.db"
+    tables: tuple[TableSpec, ...] = field(default_factory=lambda: parse_tables(DEFAULT_TABLES))
+    seed: int = 0
+    action_seconds: float = 20.0
+    reconnect_seconds: float = 60.0
+    bot_stack_bets: int = 100
+    run_bot_tables: bool = False
+    pause_seconds: float = 2.0
+    login_failures: int = 5
+    login_window_seconds: float = 60.0
+    session_hours: float = 24.0 * 7
+    max_frame_bytes: int = 1024
+    hash_time_cost: int = 3
+    hash_memory_kib: int = 65536
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.database, str) or "://" not in self.database:
+            raise ConfigError(
+                f"database must be an SQLAlchemy URL such as sqlite:///pokerlab-web.db or "
+                f"postgresql://user@host/db, got {self.database!r}"
+            )
+        if not self.tables:
+            raise ConfigError("a server needs at least one table")
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise ConfigError(f"seed must be an integer >= 0, got {self.seed!r}")
+        for name in ("action_seconds", "reconnect_seconds", "login_window_seconds", "session_hours"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not value > 0:
+                raise ConfigError(f"{name} must be a positive number of seconds/hours, got {value!r}")
+        if not isinstance(self.pause_seconds, int | float) or self.pause_seconds < 0:
+            raise ConfigError(f"pause_seconds must be >= 0, got {self.pause_seconds!r}")
+        for name, low in (
+            ("bot_stack_bets", 1),
+            ("login_failures", 1),
+            ("max_frame_bytes", 64),
+            ("hash_time_cost", 1),
+            ("hash_memory_kib", 64),
+        ):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ConfigError(f"{name} must be an integer >= {low}, got {value!r}")
+        if not isinstance(self.run_bot_tables, bool):
+            raise ConfigError(f"run_bot_tables must be true or false, got {self.run_bot_tables!r}")

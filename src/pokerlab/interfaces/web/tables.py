@@ -1,0 +1,451 @@
+"""The table runtime: one asyncio task per table drives the engine one action at a time.
+
+Each hand is an engine `HandState` (the engine alone decides legality, pots and the showdown); the runtime
+only asks whoever is to act and applies the answer. Bots act off the event loop (``asyncio.to_thread``:
+Loki's enumerations take milliseconds); a person acts through the WebSocket before a deadline
+(``WebConfig.action_seconds``); a person who is silent past it, or has no connection open when the turn
+comes, checks when checking is free and folds otherwise.
+
+Money (docs/web-protocol.md, "Levels"): a person's chips at the table are their whole bankroll (real
+stacks), and every finished hand books the nets into the bankrolls in the transaction that stores it
+(`HandStore.finish`). Bots sit with ``bot_stack_bets`` big bets, topped up before every hand; their books
+(one account per agent name, starting at 0) take their nets, so the chips of all accounts always add up to
+what the people were given. A level opens to a person whose bankroll reached its threshold
+(Billings et al. 1998 §5; LOKI-SPEC §7.1).
+
+A table with no person pauses (no CPU) unless ``run_bot_tables`` is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import logging
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from pokerlab.agents.base import overrides
+from pokerlab.agents.registry import make_agent
+from pokerlab.arena.dealing import Dealer
+from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState, hand_end, hand_start, seat_view
+from pokerlab.interfaces.web import frames
+from pokerlab.interfaces.web.accounts import AccountError
+from pokerlab.interfaces.web.config import Level, TableSpec, WebConfig, level_named
+from pokerlab.interfaces.web.store import HandStore
+
+log = logging.getLogger(__name__)
+#: Frames queued for one connection before it is dropped as too slow.
+MAX_QUEUED = 1000
+WORDS = {"fold": FOLD, "call": CALL, "raise": RAISE}
+
+
+def jsonable(value):
+    """A bot's decision info as plain JSON data (numpy scalars and arrays become numbers and lists)."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def _tell(bots: list[tuple[int, object]], hook: str, message) -> None:
+    """Call a hook of several bots (run off the event loop)."""
+    for _, agent in bots:
+        getattr(agent, hook)(message)
+
+
+class Connection:
+    """One open WebSocket: who it belongs to and the frames waiting to be sent (a writer task sends them)."""
+
+    def __init__(self, user_id: int, name: str) -> None:
+        self.user_id, self.name = user_id, name
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, frame: dict | str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUED:
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(frame if isinstance(frame, str) else json.dumps(frame))
+
+
+@dataclass
+class Seat:
+    """A lasting seat: its bot, and the person sitting there (``user_id`` None: the bot plays)."""
+
+    seat: int
+    bot: str
+    agent: object
+    bot_user: int
+    user_id: int | None = None
+    name: str | None = None
+    stack: int = 0
+    leaving: bool = False
+    connections: int = 0
+    away_since: float | None = None
+
+
+class Table:
+    """One table of the lobby and the task that plays its hands."""
+
+    def __init__(self, table_id: int, spec: TableSpec, web: WebConfig, store: HandStore) -> None:
+        self.id = table_id
+        self.level: Level = level_named(spec.level)
+        self.web = web
+        self.store = store
+        self.config = GameConfig(
+            small_bet=self.level.small_bet,
+            big_bet=self.level.big_bet,
+            stack=web.bot_stack_bets * self.level.big_bet,
+        )
+        seed = int(np.random.SeedSequence([web.seed, table_id]).generate_state(1, np.uint64)[0])
+        self.dealer = Dealer(seed)
+        self.seats: list[Seat] = []
+        for s in range(spec.seats):
+            bot = spec.bots[s % len(spec.bots)]
+            agent = make_agent(bot)
+            agent.seed(np.random.default_rng([web.seed, table_id, s]))
+            self.seats.append(Seat(s, bot, agent, store.bot_user(bot)))
+        self.seat_configs = [copy.copy(self.config) for _ in self.seats]
+        self.hand: frames.LiveHand | None = None
+        self.hand_number = 0
+        self.button = -1
+        self.connections: set[Connection] = set()
+        self.pending: asyncio.Future | None = None
+        self.wake = asyncio.Event()
+        self.hands_played = 0
+
+    # -- people ---------------------------------------------------------------------------------------
+
+    def person_seat(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def sit(self, user_id: int, name: str, bankroll: int, seat: int | None) -> int:
+        """Seat a person with their bankroll as chips; `AccountError` 403/409 says why not."""
+        level = self.level
+        if bankroll < level.threshold:
+            raise AccountError(
+                403, f"level {level.name} opens at a bankroll of {level.threshold}; yours is {bankroll}"
+            )
+        if bankroll < level.big_bet:
+            raise AccountError(
+                403, f"a bankroll of {bankroll} is less than one big bet ({level.big_bet}) here"
+            )
+        if seat is None:
+            free = [s for s in self.seats if s.user_id is None]
+            if not free:
+                raise AccountError(409, f"table {self.id} has no free seat")
+            seat = free[0].seat
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+            raise AccountError(400, f"seat must be 0 to {len(self.seats) - 1}, got {seat!r}")
+        chosen = self.seats[seat]
+        if chosen.user_id is not None:
+            raise AccountError(409, f"seat {seat} is taken")
+        chosen.user_id, chosen.name, chosen.stack, chosen.leaving = user_id, name, bankroll, False
+        chosen.connections = sum(c.user_id == user_id for c in self.connections)
+        chosen.away_since = None if chosen.connections else time.monotonic()
+        self.wake.set()
+        self.broadcast_table()
+        return seat
+
+    def leave(self, user_id: int) -> bool:
+        """Stand a person up now, or after the running hand if they are in it; False if not seated."""
+        seat = self.person_seat(user_id)
+        if seat is None:
+            return False
+        if self.hand is not None and self.hand.position_of(user_id) is not None:
+            seat.leaving = True
+        else:
+            self._stand(seat)
+            self.broadcast_table()
+        return True
+
+    def _stand(self, seat: Seat) -> None:
+        seat.user_id = seat.name = None
+        seat.stack, seat.leaving, seat.connections, seat.away_since = 0, False, 0, None
+
+    def connect(self, conn: Connection) -> None:
+        """A WebSocket opened: it gets the `table` frame; a seated person is back."""
+        self.connections.add(conn)
+        seat = self.person_seat(conn.user_id)
+        if seat is not None:
+            seat.connections += 1
+            seat.away_since = None
+        conn.send(self.table_frame(conn.user_id))
+
+    def disconnect(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        seat = self.person_seat(conn.user_id)
+        if seat is not None:
+            seat.connections = max(0, seat.connections - 1)
+            if not seat.connections:
+                seat.away_since = time.monotonic()
+                hand = self.hand
+                if hand is not None and self.pending is not None and not self.pending.done():
+                    p = hand.state.actor
+                    if hand.position_of(conn.user_id) == p:
+                        self.pending.set_result(CALL if hand.state.to_call(p) == 0 else FOLD)
+
+    def submit(self, user_id: int, word) -> str | None:
+        """A person's action from the WebSocket; the error message, or None when taken."""
+        hand, pending = self.hand, self.pending
+        if hand is None or pending is None or pending.done() or hand.position_of(user_id) != hand.state.actor:
+            return "it is not your turn"
+        action = WORDS.get(word) if isinstance(word, str) else None
+        legal = hand.state.legal_actions()
+        if action not in legal:
+            allowed = ", ".join(frames.ACTION_NAMES[a] for a in legal)
+            return f"action {word!r} is not allowed now; allowed: {allowed}"
+        pending.set_result(action)
+        return None
+
+    # -- frames ---------------------------------------------------------------------------------------
+
+    def seats_public(self) -> list[dict]:
+        out = []
+        for s in self.seats:
+            person = s.user_id is not None
+            out.append(
+                {
+                    "seat": s.seat,
+                    "name": s.name if person else s.bot,
+                    "kind": "human" if person else "bot",
+                    "agent": None if person else s.bot,
+                    "stack": s.stack if person else self.config.stack,
+                    "connected": s.connections > 0 if person else True,
+                }
+            )
+        return out
+
+    def table_frame(self, viewer: int | None) -> dict:
+        seat = self.person_seat(viewer) if viewer is not None else None
+        return {
+            "type": "table",
+            "table": self.id,
+            "level": self.level.name,
+            "small_bet": self.level.small_bet,
+            "big_bet": self.level.big_bet,
+            "you": None if seat is None else seat.seat,
+            "seats": self.seats_public(),
+            "hand": None if self.hand is None else frames.running(self.hand, viewer),
+        }
+
+    def broadcast(self, frame: dict) -> None:
+        text = json.dumps(frame)
+        for conn in list(self.connections):
+            conn.send(text)
+
+    def broadcast_each(self, make) -> None:
+        for conn in list(self.connections):
+            conn.send(make(conn.user_id))
+
+    def broadcast_table(self) -> None:
+        self.broadcast_each(self.table_frame)
+
+    # -- playing --------------------------------------------------------------------------------------
+
+    def _line_up(self) -> list[Seat] | None:
+        """Stand up who must go; the seats dealt in, button last, or None when the table should pause."""
+        now = time.monotonic()
+        changed = False
+        for s in self.seats:
+            away = s.away_since is not None and now - s.away_since > self.web.reconnect_seconds
+            if s.user_id is not None and (s.leaving or s.stack <= 0 or away):
+                self._stand(s)
+                changed = True
+        if changed:
+            self.broadcast_table()
+        if not self.web.run_bot_tables and all(s.user_id is None for s in self.seats):
+            return None
+        n = len(self.seats)
+        self.button = (self.button + 1) % n
+        return [self.seats[(self.button + 1 + k) % n] for k in range(n)]
+
+    async def run(self) -> None:
+        """Play hands for as long as the server runs, pausing while nobody sits here."""
+        while True:
+            seats = self._line_up()
+            if seats is None:
+                self.wake.clear()
+                await self.wake.wait()
+                continue
+            try:
+                await self.play_hand(seats)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a failed hand stays `running` (void at restart); play on
+                log.exception("table %s: hand failed", self.id)
+                self.hand = None
+                for s in self.seats:
+                    if s.user_id is not None:
+                        s.stack = await asyncio.to_thread(self.store.bankroll, s.user_id)
+            people = any(s.user_id is not None for s in self.seats)
+            await asyncio.sleep(self.web.pause_seconds if people else 0)
+
+    def _bots(self, hand: frames.LiveHand, hook: str) -> list[tuple[int, object]]:
+        return [
+            (p, self.seats[pl["seat"]].agent)
+            for p, pl in enumerate(hand.players)
+            if pl["kind"] == "bot" and overrides(self.seats[pl["seat"]].agent, hook)
+        ]
+
+    async def play_hand(self, seats: list[Seat]) -> None:
+        """Deal, play and store one hand with `seats` (position order, button last)."""
+        n = len(seats)
+        players, stacks = [], []
+        for s in seats:
+            person = s.user_id is not None
+            players.append(
+                {
+                    "seat": s.seat,
+                    "user_id": s.user_id if person else s.bot_user,
+                    "name": s.name if person else s.bot,
+                    "kind": "human" if person else "bot",
+                    "agent": None if person else s.bot,
+                }
+            )
+            stacks.append(s.stack if person else self.config.stack)
+        dealt = self.dealer.cards(self.hand_number, n)
+        state = HandState(self.config, dealt[: 2 * n], dealt[2 * n :], stacks)
+        button = seats[-1].seat
+        # the hand is the table's before the first await: who leaves now leaves after it
+        hand = self.hand = frames.LiveHand(0, state, players, button)
+        hand.hand_id = await asyncio.to_thread(
+            self.store.start, self.id, self.level.name, self.config.to_dict(), button, players, stacks
+        )
+        seat_numbers = tuple(pl["seat"] for pl in players)
+        self.broadcast_each(lambda viewer: frames.hand_start(hand, viewer))
+        starts = [
+            (agent, hand_start(state, p, seat_numbers, self.seat_configs[seat_numbers[p]], self.hand_number))
+            for p, agent in self._bots(hand, "begin_hand")
+        ]
+        if starts:
+            await asyncio.to_thread(lambda: [agent.begin_hand(start) for agent, start in starts])
+        observers = self._bots(hand, "observe")
+        round_seen = 0
+        while state.actor >= 0:
+            p = state.actor
+            player = players[p]
+            if player["kind"] == "human":
+                hand.deadline = int((time.time() + self.web.action_seconds) * 1000)
+                self.broadcast_each(lambda viewer: frames.turn(hand, viewer))
+                action, decision = await self._ask_person(hand, p), None
+            else:
+                hand.deadline = None
+                self.broadcast_each(lambda viewer: frames.turn(hand, viewer))
+                action, decision = await self._ask_bot(hand, p, seat_numbers)
+            hand.decisions.append(decision)
+            state.act(action)
+            record = state.actions[-1]
+            if observers:
+                await asyncio.to_thread(_tell, observers, "observe", record)
+            self.broadcast(frames.last_action(hand))
+            for r in range(round_seen + 1, min(state.round, RIVER) + 1):
+                self.broadcast(frames.board(r, state))
+            round_seen = max(round_seen, min(state.round, RIVER))
+        after = await asyncio.to_thread(self.store.finish, hand.hand_id, state, players, hand.decisions)
+        for player in players:
+            seat = self.seats[player["seat"]]
+            if player["kind"] == "human" and seat.user_id == player["user_id"]:
+                seat.stack = after[seat.user_id]
+        ends = [(agent, hand_end(state, p)) for p, agent in self._bots(hand, "end_hand")]
+        if ends:
+            await asyncio.to_thread(lambda: [agent.end_hand(end) for agent, end in ends])
+        self.hand = None
+        self.hand_number += 1
+        self.hands_played += 1
+        self.broadcast(frames.hand_end(hand))
+
+    async def _ask_person(self, hand: frames.LiveHand, p: int) -> int:
+        state = hand.state
+        seat = self.seats[hand.players[p]["seat"]]
+        fallback = CALL if state.to_call(p) == 0 else FOLD
+        if seat.user_id != hand.players[p]["user_id"] or seat.connections == 0:
+            return fallback
+        self.pending = asyncio.get_running_loop().create_future()
+        try:
+            return await asyncio.wait_for(self.pending, self.web.action_seconds)
+        except TimeoutError:
+            return fallback
+        finally:
+            self.pending = None
+
+    async def _ask_bot(self, hand: frames.LiveHand, p: int, seat_numbers: tuple[int, ...]):
+        """(action, logged decision or None) of the bot at position p, off the event loop."""
+        state = hand.state
+        seat = self.seats[seat_numbers[p]]
+        view = seat_view(state, p, seat_numbers, self.seat_configs[seat.seat])
+        try:
+            choice = await asyncio.to_thread(seat.agent.act, view)
+        except Exception as exc:  # noqa: BLE001 - the bot's own failure: it checks or folds
+            log.warning("table %s: bot %s failed: %r", self.id, seat.bot, exc)
+            choice = CALL if view.to_call == 0 else FOLD
+        if isinstance(choice, tuple):
+            action, probabilities, info = choice
+            decision = {"probabilities": jsonable(probabilities), "info": jsonable(info)}
+            if probabilities is None and info is None:
+                decision = None
+        else:
+            action, decision = int(choice), None
+        if action not in view.legal_actions:
+            log.warning(
+                "table %s: bot %s answered %r, not legal; checked or folded", self.id, seat.bot, action
+            )
+            action, decision = (CALL if view.to_call == 0 else FOLD), None
+        return action, decision
+
+
+class Lobby:
+    """Every table of a server, and who sits where (a person sits at one table at a time)."""
+
+    def __init__(self, web: WebConfig, store: HandStore) -> None:
+        self.web = web
+        self.tables = {i + 1: Table(i + 1, spec, web, store) for i, spec in enumerate(web.tables)}
+        self.tasks: list[asyncio.Task] = []
+
+    def start(self) -> None:
+        self.tasks = [asyncio.create_task(t.run(), name=f"table-{t.id}") for t in self.tables.values()]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+    def table(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise AccountError(404, f"no table {table_id}; tables: {', '.join(map(str, self.tables))}")
+        return table
+
+    def seated_at(self, user_id: int) -> Table | None:
+        return next((t for t in self.tables.values() if t.person_seat(user_id) is not None), None)
+
+    def listing(self, bankroll: int | None) -> list[dict]:
+        """The lobby (GET /api/tables): each table, its level, whether it is open to this bankroll."""
+        return [
+            {
+                "id": t.id,
+                "level": t.level.name,
+                "small_bet": t.level.small_bet,
+                "big_bet": t.level.big_bet,
+                "threshold": t.level.threshold,
+                "open": bankroll is not None and bankroll >= t.level.threshold,
+                "seats": [
+                    {"seat": s["seat"], "name": s["name"], "kind": s["kind"], "agent": s["agent"]}
+                    for s in t.seats_public()
+                ],
+            }
+            for t in self.tables.values()
+        ]

@@ -1,0 +1,188 @@
+"""What the web table stores: bankrolls that are the sum of the finished hands, chips conserved, statistics,
+replays with the bots' logged thoughts, PHH that replays, void hands, and the levels."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+from test_web_security import play
+
+from conftest import LiveServer, web_config
+from pokerlab.engine import CALL, FOLD, RAISE, ROUND_NAMES, UNKNOWN, GameConfig, HandState
+from pokerlab.interfaces.phh import read_phh
+from pokerlab.interfaces.web.db import Database
+from pokerlab.interfaces.web.store import HandStore, seat_counters
+
+INFO_BOT = f"{Path(__file__).with_name('info_bot.py')}:InfoBot"
+
+
+def books(db_path) -> tuple[dict[int, tuple[str, str, int]], dict[int, int]]:
+    """(accounts: id -> (name, kind, bankroll), id -> sum of its nets over the finished hands), the sum
+    taken from the hands' own nets by position, not from the per-player rows."""
+    con = sqlite3.connect(db_path)
+    accounts = {i: (n, k, b) for i, n, k, b in con.execute("SELECT id, name, kind, bankroll FROM users")}
+    won = dict.fromkeys(accounts, 0)
+    for seats, nets in con.execute("SELECT seats, nets FROM hands WHERE status = 'finished'"):
+        for seat, net in zip(json.loads(seats), json.loads(nets), strict=True):
+            won[seat["user_id"]] += net
+    con.close()
+    return accounts, won
+
+
+def stand_up(client, table: int) -> None:
+    """Leave the table and wait until the hand running there is over (the table then pauses)."""
+    assert client.post(f"/api/tables/{table}/leave").status_code == 204
+    deadline = time.monotonic() + 30
+    while client.get("/api/me").json()["table"] is not None:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_bankrolls_are_the_sum_of_finished_hands_and_chips_are_conserved(tmp_path):
+    server = LiveServer(web_config(tmp_path, "10-20/4/call,loose-aggressive,tight-passive"))
+    try:
+        alice = server.person("alice")
+        alice.post("/api/tables/1/sit", json={})
+        with server.socket(alice, 1) as ws:
+            play(ws, 12, action="raise")
+        stand_up(alice, 1)
+        me = alice.get("/api/me").json()
+        curve = alice.get("/api/players/alice/bankroll").json()
+        board = {row["name"]: row for row in alice.get("/api/leaderboard").json()}
+    finally:
+        server.stop()
+    accounts, won = books(tmp_path / "web.db")
+    for user_id, (name, kind, bankroll) in accounts.items():
+        assert bankroll == (1000 if kind == "human" else 0) + won[user_id], name
+    assert sum(b for _, _, b in accounts.values()) == 1000  # one person was given 1,000; nothing else
+    alice_id = next(i for i, (n, _, _) in accounts.items() if n == "alice")
+    assert me["bankroll"] == accounts[alice_id][2] != 1000
+    assert curve[-1]["bankroll"] == me["bankroll"] and len(curve) == board["alice"]["hands"] >= 12
+    assert board["alice"]["vpip"] == board["alice"]["pfr"] > 0  # raising every hand she is asked pre-flop
+    expected = (me["bankroll"] - 1000) / 10 / board["alice"]["hands"]
+    assert abs(board["alice"]["sb_per_hand"] - expected) < 1e-9
+
+
+def test_statistics_counters_of_a_hand_worked_by_hand():
+    """Three players, 10/20: p0 (small blind) raises, p1 (big blind) re-raises, button folded first;
+    p0 calls; flop: p0 checks, p1 bets, p0 calls; turn and river checked."""
+    state = HandState(GameConfig(), list(range(6)), [10, 11, 12, 13, 14])
+    for action in (FOLD, RAISE, RAISE, CALL, CALL, RAISE, CALL, CALL, CALL, CALL, CALL):
+        state.act(action)
+    assert state.is_over
+    # p2, the button, acts first pre-flop (left of the big blind) and folds
+    assert seat_counters(state, 2) == {"vpip": 0, "pfr": 0, "raises": 0, "calls": 0}
+    assert seat_counters(state, 0) == {"vpip": 1, "pfr": 1, "raises": 1, "calls": 2}
+    assert seat_counters(state, 1) == {"vpip": 1, "pfr": 1, "raises": 2, "calls": 0}
+
+
+def test_replay_shows_own_and_shown_cards_and_the_bots_thoughts_and_phh_replays(tmp_path):
+    server = LiveServer(web_config(tmp_path, f"10-20/3/{INFO_BOT},call"))
+    try:
+        alice = server.person("alice")
+        alice.post("/api/tables/1/sit", json={"seat": 0})
+        with server.socket(alice, 1) as ws:
+            play(ws, 8)
+        stand_up(alice, 1)
+        listed = alice.get("/api/hands").json()
+        replays = [alice.get(f"/api/hands/{h['id']}").json() for h in listed]
+        phhs = alice.get("/api/hands/phh")
+        single = alice.get(f"/api/hands/{listed[0]['id']}/phh")
+    finally:
+        server.stop()
+    assert len(listed) >= 8 and [h["id"] for h in listed] == sorted((h["id"] for h in listed), reverse=True)
+    thoughts = 0
+    for listing, replay in zip(listed, replays, strict=True):
+        assert replay["nets"]["0"] == listing["net"] and sum(replay["nets"].values()) == 0
+        assert set(replay["holes"]) == {"0"} | set(replay["shown"])
+        kinds = {s["seat"]: s["name"] for s in replay["seats"]}
+        for step in replay["steps"]:
+            if kinds[step["seat"]] == INFO_BOT:
+                round_index = ROUND_NAMES.index(step["round"])
+                assert step["info"] == {
+                    "probabilities": [0.0, 1.0, 0.0],
+                    "info": {"hand_strength": 0.25, "evs": [0.0, 1.5, -2.0], "round": round_index},
+                }
+                thoughts += 1
+            else:
+                assert step["info"] is None
+    assert thoughts > 0
+    assert phhs.headers["content-disposition"].startswith("attachment")
+    path = tmp_path / "alice.phhs"
+    path.write_text(phhs.text)
+    hands = read_phh(path)  # every hand played through the engine again
+    assert len(hands) == len(listed) and all(h.error is None for h in hands)
+    for hand, replay in zip(hands, reversed(replays), strict=True):
+        assert list(hand.record.nets) == [replay["nets"][str(s["seat"])] for s in replay["seats"]]
+        assert list(hand.record.names) == [s["name"] for s in replay["seats"]]
+        hidden = len(replay["seats"]) - len(replay["holes"])
+        assert sum(hand.record.hole(p)[0] == UNKNOWN for p in range(len(replay["seats"]))) == hidden
+    assert single.text in phhs.text and single.headers["content-disposition"].startswith("attachment")
+
+
+def test_a_hand_left_running_is_void_and_changes_no_bankroll(tmp_path):
+    database = Database(f"sqlite:///{tmp_path / 'w.db'}")
+    database.migrate()
+    store = HandStore(database)
+    bot = store.bot_user("call")
+    hand_id = store.start(1, "10-20", GameConfig().to_dict(), 1, [{"user_id": bot}] * 2, [2000, 2000])
+    assert store.void_running() == 1 and store.void_running() == 0
+    con = sqlite3.connect(tmp_path / "w.db")
+    assert con.execute("SELECT status FROM hands WHERE id = ?", (hand_id,)).fetchone() == ("void",)
+    assert con.execute("SELECT bankroll FROM users WHERE id = ?", (bot,)).fetchone() == (0,)
+    con.close()
+
+
+def test_levels_open_at_their_bankroll_thresholds(tmp_path):
+    server = LiveServer(web_config(tmp_path, "10-20/2/call;20-40/2/call;50-100/2/call"))
+    try:
+        alice, bob = server.person("alice"), server.person("bob")
+        assert alice.get("/api/me").json()["levels"] == ["10-20"]
+        assert [t["open"] for t in alice.get("/api/tables").json()] == [True, False, False]
+        refused = alice.post("/api/tables/2/sit", json={})
+        assert refused.status_code == 403 and "2000" in refused.json()["detail"]
+        con = sqlite3.connect(tmp_path / "web.db")
+        con.execute("UPDATE users SET bankroll = 2000 WHERE name = 'alice'")
+        con.commit()
+        assert alice.get("/api/me").json()["levels"] == ["10-20", "20-40"]
+        assert alice.post("/api/tables/3/sit", json={}).status_code == 403
+        assert alice.post("/api/tables/2/sit", json={"seat": 1}).json() == {"seat": 1}
+        assert alice.post("/api/tables/1/sit", json={}).status_code == 409  # one table at a time
+        con.execute("UPDATE users SET bankroll = 2000 WHERE name = 'bob'")
+        con.commit()
+        con.close()
+        assert bob.post("/api/tables/2/sit", json={"seat": 1}).status_code == 409  # alice's seat
+        assert bob.post("/api/tables/2/sit", json={"seat": 7}).status_code == 400
+        assert bob.post("/api/tables/9/sit", json={}).status_code == 404
+        stand_up(alice, 2)
+        assert alice.post("/api/tables/1/sit", json={}).status_code == 200
+    finally:
+        server.stop()
+
+
+def test_reconnect_to_the_same_seat_and_tables_without_people_pause(tmp_path):
+    server = LiveServer(web_config(tmp_path, "10-20/3/call,raise"))
+    try:
+        alice = server.person("alice")
+        alice.post("/api/tables/1/sit", json={"seat": 2})
+        with server.socket(alice, 1) as ws:
+            play(ws, 2)
+        with server.socket(alice, 1) as ws:  # back: the whole picture, and the same seat
+            table = json.loads(ws.recv(timeout=10))
+            assert table["type"] == "table" and table["you"] == 2
+            assert table["seats"][2]["name"] == "alice" and table["seats"][2]["connected"]
+            frames = play(ws, 2)
+            assert any(f["type"] == "hand_start" and len(f["hole"]) == 2 for _, _, f in frames)
+        stand_up(alice, 1)
+        count = len(alice.get("/api/hands").json())
+        con = sqlite3.connect(tmp_path / "web.db")
+        (before,) = con.execute("SELECT count(*) FROM hands").fetchone()
+        time.sleep(0.5)
+        (after,) = con.execute("SELECT count(*) FROM hands").fetchone()
+        con.close()
+        assert before == after and count >= 4  # nobody sits: the table deals no more hands
+    finally:
+        server.stop()
