@@ -10,9 +10,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from live_server import LiveServer, frames_until, play, web_config
 from websockets.exceptions import InvalidStatus
 
-from conftest import LiveServer, frames_until, web_config
 from pokerlab.cards import format_card
 from pokerlab.interfaces.web.accounts import LoginLimiter
 
@@ -26,26 +26,6 @@ def stored_hands(db_path) -> dict[int, dict]:
     con.close()
     keys = ("seats", "holes", "shown", "actions", "nets")
     return {r[0]: dict(zip(keys, map(json.loads, r[1:]), strict=True)) for r in rows}
-
-
-def play(ws, hands: int, action: str = "call") -> list[tuple[int | None, str, dict]]:
-    """Play `hands` whole hands with one action word (call where it is not legal); returns (hand id, raw
-    frame, frame) of every frame."""
-    out, current, ended = [], None, 0
-    while ended < hands:
-        raw = ws.recv(timeout=30)
-        frame = json.loads(raw)
-        if frame["type"] == "hand_start":
-            current = frame["hand"]
-        elif frame["type"] == "table" and frame["hand"]:
-            current = frame["hand"]["hand"]
-        out.append((current, raw, frame))
-        if frame["type"] == "turn" and "legal" in frame:
-            word = action if action in frame["legal"] else "call"
-            ws.send(json.dumps({"type": "act", "action": word}))
-        if frame["type"] == "hand_end" and current is not None:
-            ended += 1
-    return out
 
 
 def test_no_other_seats_hole_cards_cross_the_wire_before_the_showdown(tmp_path):

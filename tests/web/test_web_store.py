@@ -8,37 +8,14 @@ import sqlite3
 import time
 from pathlib import Path
 
-from test_web_security import play
+from live_server import LiveServer, books, play, stand_up, web_config
 
-from conftest import LiveServer, web_config
 from pokerlab.engine import CALL, FOLD, RAISE, ROUND_NAMES, UNKNOWN, GameConfig, HandState
 from pokerlab.interfaces.phh import read_phh
 from pokerlab.interfaces.web.db import Database
 from pokerlab.interfaces.web.store import HandStore, seat_counters
 
 INFO_BOT = f"{Path(__file__).with_name('info_bot.py')}:InfoBot"
-
-
-def books(db_path) -> tuple[dict[int, tuple[str, str, int]], dict[int, int]]:
-    """(accounts: id -> (name, kind, bankroll), id -> sum of its nets over the finished hands), the sum
-    taken from the hands' own nets by position, not from the per-player rows."""
-    con = sqlite3.connect(db_path)
-    accounts = {i: (n, k, b) for i, n, k, b in con.execute("SELECT id, name, kind, bankroll FROM users")}
-    won = dict.fromkeys(accounts, 0)
-    for seats, nets in con.execute("SELECT seats, nets FROM hands WHERE status = 'finished'"):
-        for seat, net in zip(json.loads(seats), json.loads(nets), strict=True):
-            won[seat["user_id"]] += net
-    con.close()
-    return accounts, won
-
-
-def stand_up(client, table: int) -> None:
-    """Leave the table and wait until the hand running there is over (the table then pauses)."""
-    assert client.post(f"/api/tables/{table}/leave").status_code == 204
-    deadline = time.monotonic() + 30
-    while client.get("/api/me").json()["table"] is not None:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
 
 
 def test_bankrolls_are_the_sum_of_finished_hands_and_chips_are_conserved(tmp_path):
