@@ -163,3 +163,26 @@ def test_reconnect_to_the_same_seat_and_tables_without_people_pause(tmp_path):
         assert before == after and count >= 4  # nobody sits: the table deals no more hands
     finally:
         server.stop()
+
+
+def test_loki2s_thoughts_reach_the_replay(tmp_path):
+    """A real bot's log (Loki-2: hand strength, probability triple, simulated EVs) is stored as JSON."""
+    server = LiveServer(web_config(tmp_path, "10-20/3/loki2,call"))
+    try:
+        alice = server.person("alice")
+        alice.post("/api/tables/1/sit", json={"seat": 2})
+        with server.socket(alice, 1) as ws:
+            play(ws, 3)
+        stand_up(alice, 1)
+        steps = [
+            s
+            for h in alice.get("/api/hands").json()
+            for s in alice.get(f"/api/hands/{h['id']}").json()["steps"]
+        ]
+    finally:
+        server.stop()
+    thoughts = [s["info"] for s in steps if s["seat"] == 0 and s["info"] is not None]
+    assert thoughts  # after the flop (Loki-2 logs no info for its pre-flop rules)
+    for t in thoughts:
+        assert abs(sum(t["probabilities"]) - 1) < 1e-9
+        assert 0 <= t["info"]["hs_n"] <= 1 and abs(sum(t["info"]["triple"]) - 1) < 1e-6
