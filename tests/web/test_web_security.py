@@ -198,3 +198,4 @@ def test_login_limiter_window_slides():
     assert limiter.blocked("a", "n", now=59.0)
     assert not limiter.blocked("b", "n", now=59.0) and not limiter.blocked("a", "m", now=59.0)
     assert not limiter.blocked("a", "n", now=60.5)  # the first failure left the window
+    assert not limiter.blocked("a", "n", now=200.0) and limiter._times == {}  # quiet keys are forgotten
