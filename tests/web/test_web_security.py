@@ -130,8 +130,13 @@ def test_logged_out_or_wrong_users_can_neither_act_nor_read(tmp_path):
             server.socket(anonymous, 1)
         assert refused.value.response.status_code == 403
         alice.post("/api/tables/1/sit", json={"seat": 0})
-        with server.socket(alice, 1) as ws:
+        with server.socket(alice, 1) as ws, server.socket(bob, 1) as intruder:
             next_turn(ws, mine=True)
+            intruder.send(json.dumps({"type": "act", "action": "fold"}))  # bob acts for alice's seat
+            refused = frames_until(
+                intruder, lambda f: f["type"] in ("error", "action") and f.get("seat") != 1
+            )
+            assert refused[-1][1] == {"type": "error", "message": "it is not your turn"}
             assert alice.post("/api/logout").status_code == 204
             assert "session has ended" in error_after(ws, json.dumps({"type": "act", "action": "raise"}))
             # the turn runs out: alice is checked or folded, never raised
