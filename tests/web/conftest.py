@@ -1,94 +1,9 @@
-"""A real web-table server for the tests: uvicorn on a free loopback port in a thread, a temporary SQLite
-file, cheap password hashes; clients are httpx (HTTP, with cookies) and `websockets` (raw frames)."""
+"""The `live` fixture: a real web-table server for one test (see live_server.py)."""
 
 from __future__ import annotations
 
-import json
-import threading
-import time
-
-import httpx
 import pytest
-import uvicorn
-from websockets.sync.client import connect
-
-from pokerlab.interfaces.web.app import create_app
-from pokerlab.interfaces.web.config import WebConfig, parse_tables
-from pokerlab.interfaces.web.server import WS_MAX_SIZE
-
-
-class LiveServer:
-    """A running server: its config, base URLs, and helpers to make people and open sockets."""
-
-    def __init__(self, config: WebConfig) -> None:
-        self.config = config
-        self.app = create_app(config)
-        self.uvicorn = uvicorn.Server(
-            uvicorn.Config(
-                self.app,
-                host="127.0.0.1",
-                port=0,
-                ws_max_size=WS_MAX_SIZE,
-                ws_per_message_deflate=False,
-                log_level="warning",
-            )
-        )
-        self.thread = threading.Thread(target=self.uvicorn.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.uvicorn.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        port = self.uvicorn.servers[0].sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
-        self.ws_url = f"ws://127.0.0.1:{port}"
-
-    def client(self) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=30)
-
-    def person(self, name: str, password: str = "correct horse") -> httpx.Client:
-        """A new signed-up person's HTTP client (the session cookie in its jar)."""
-        client = self.client()
-        answer = client.post("/api/signup", json={"name": name, "password": password})
-        assert answer.status_code == 201, answer.text
-        return client
-
-    def socket(self, client: httpx.Client, table: int):
-        """A raw WebSocket to a table, authenticated by the client's session cookie."""
-        token = client.cookies.get("session")
-        return connect(f"{self.ws_url}/ws/tables/{table}", additional_headers={"Cookie": f"session={token}"})
-
-    def stop(self) -> None:
-        self.uvicorn.should_exit = True
-        self.thread.join(timeout=30)
-
-
-def frames_until(ws, stop, timeout: float = 30.0) -> list[tuple[str, dict]]:
-    """(raw text, parsed) of every frame received until `stop(parsed)` is true (that frame included)."""
-    out = []
-    deadline = time.monotonic() + timeout
-    while True:
-        raw = ws.recv(timeout=max(0.01, deadline - time.monotonic()))
-        assert isinstance(raw, str)
-        frame = json.loads(raw)
-        out.append((raw, frame))
-        if stop(frame):
-            return out
-
-
-def web_config(tmp_path, tables: str = "10-20/3/call,tight-aggressive", **overrides) -> WebConfig:
-    settings = dict(
-        database=f"sqlite:///{tmp_path / 'web.db'}",
-        tables=parse_tables(tables),
-        seed=7,
-        action_seconds=5.0,
-        pause_seconds=0.0,
-        hash_time_cost=1,
-        hash_memory_kib=64,
-    )
-    settings.update(overrides)
-    return WebConfig(**settings)
+from live_server import LiveServer, web_config
 
 
 @pytest.fixture

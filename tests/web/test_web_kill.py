@@ -14,8 +14,7 @@ import time
 
 import httpx
 import pytest
-from test_web_security import play
-from test_web_store import books
+from live_server import books, play
 from websockets.sync.client import connect
 
 

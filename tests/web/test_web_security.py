@@ -10,9 +10,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from live_server import LiveServer, frames_until, play, web_config
 from websockets.exceptions import InvalidStatus
 
-from conftest import LiveServer, frames_until, web_config
 from pokerlab.cards import format_card
 from pokerlab.interfaces.web.accounts import LoginLimiter
 
@@ -26,26 +26,6 @@ def stored_hands(db_path) -> dict[int, dict]:
     con.close()
     keys = ("seats", "holes", "shown", "actions", "nets")
     return {r[0]: dict(zip(keys, map(json.loads, r[1:]), strict=True)) for r in rows}
-
-
-def play(ws, hands: int, action: str = "call") -> list[tuple[int | None, str, dict]]:
-    """Play `hands` whole hands with one action word (call where it is not legal); returns (hand id, raw
-    frame, frame) of every frame."""
-    out, current, ended = [], None, 0
-    while ended < hands:
-        raw = ws.recv(timeout=30)
-        frame = json.loads(raw)
-        if frame["type"] == "hand_start":
-            current = frame["hand"]
-        elif frame["type"] == "table" and frame["hand"]:
-            current = frame["hand"]["hand"]
-        out.append((current, raw, frame))
-        if frame["type"] == "turn" and "legal" in frame:
-            word = action if action in frame["legal"] else "call"
-            ws.send(json.dumps({"type": "act", "action": word}))
-        if frame["type"] == "hand_end" and current is not None:
-            ended += 1
-    return out
 
 
 def test_no_other_seats_hole_cards_cross_the_wire_before_the_showdown(tmp_path):
@@ -150,8 +130,13 @@ def test_logged_out_or_wrong_users_can_neither_act_nor_read(tmp_path):
             server.socket(anonymous, 1)
         assert refused.value.response.status_code == 403
         alice.post("/api/tables/1/sit", json={"seat": 0})
-        with server.socket(alice, 1) as ws:
+        with server.socket(alice, 1) as ws, server.socket(bob, 1) as intruder:
             next_turn(ws, mine=True)
+            intruder.send(json.dumps({"type": "act", "action": "fold"}))  # bob acts for alice's seat
+            refused = frames_until(
+                intruder, lambda f: f["type"] in ("error", "action") and f.get("seat") != 1
+            )
+            assert refused[-1][1] == {"type": "error", "message": "it is not your turn"}
             assert alice.post("/api/logout").status_code == 204
             assert "session has ended" in error_after(ws, json.dumps({"type": "act", "action": "raise"}))
             # the turn runs out: alice is checked or folded, never raised
@@ -218,3 +203,4 @@ def test_login_limiter_window_slides():
     assert limiter.blocked("a", "n", now=59.0)
     assert not limiter.blocked("b", "n", now=59.0) and not limiter.blocked("a", "m", now=59.0)
     assert not limiter.blocked("a", "n", now=60.5)  # the first failure left the window
+    assert not limiter.blocked("a", "n", now=200.0) and limiter._times == {}  # quiet keys are forgotten

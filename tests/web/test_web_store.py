@@ -8,37 +8,14 @@ import sqlite3
 import time
 from pathlib import Path
 
-from test_web_security import play
+from live_server import LiveServer, books, play, stand_up, web_config
 
-from conftest import LiveServer, web_config
 from pokerlab.engine import CALL, FOLD, RAISE, ROUND_NAMES, UNKNOWN, GameConfig, HandState
 from pokerlab.interfaces.phh import read_phh
 from pokerlab.interfaces.web.db import Database
 from pokerlab.interfaces.web.store import HandStore, seat_counters
 
 INFO_BOT = f"{Path(__file__).with_name('info_bot.py')}:InfoBot"
-
-
-def books(db_path) -> tuple[dict[int, tuple[str, str, int]], dict[int, int]]:
-    """(accounts: id -> (name, kind, bankroll), id -> sum of its nets over the finished hands), the sum
-    taken from the hands' own nets by position, not from the per-player rows."""
-    con = sqlite3.connect(db_path)
-    accounts = {i: (n, k, b) for i, n, k, b in con.execute("SELECT id, name, kind, bankroll FROM users")}
-    won = dict.fromkeys(accounts, 0)
-    for seats, nets in con.execute("SELECT seats, nets FROM hands WHERE status = 'finished'"):
-        for seat, net in zip(json.loads(seats), json.loads(nets), strict=True):
-            won[seat["user_id"]] += net
-    con.close()
-    return accounts, won
-
-
-def stand_up(client, table: int) -> None:
-    """Leave the table and wait until the hand running there is over (the table then pauses)."""
-    assert client.post(f"/api/tables/{table}/leave").status_code == 204
-    deadline = time.monotonic() + 30
-    while client.get("/api/me").json()["table"] is not None:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
 
 
 def test_bankrolls_are_the_sum_of_finished_hands_and_chips_are_conserved(tmp_path):
@@ -186,3 +163,26 @@ def test_reconnect_to_the_same_seat_and_tables_without_people_pause(tmp_path):
         assert before == after and count >= 4  # nobody sits: the table deals no more hands
     finally:
         server.stop()
+
+
+def test_loki2s_thoughts_reach_the_replay(tmp_path):
+    """A real bot's log (Loki-2: hand strength, probability triple, simulated EVs) is stored as JSON."""
+    server = LiveServer(web_config(tmp_path, "10-20/3/loki2,call"))
+    try:
+        alice = server.person("alice")
+        alice.post("/api/tables/1/sit", json={"seat": 2})
+        with server.socket(alice, 1) as ws:
+            play(ws, 3)
+        stand_up(alice, 1)
+        steps = [
+            s
+            for h in alice.get("/api/hands").json()
+            for s in alice.get(f"/api/hands/{h['id']}").json()["steps"]
+        ]
+    finally:
+        server.stop()
+    thoughts = [s["info"] for s in steps if s["seat"] == 0 and s["info"] is not None]
+    assert thoughts  # after the flop (Loki-2 logs no info for its pre-flop rules)
+    for t in thoughts:
+        assert abs(sum(t["probabilities"]) - 1) < 1e-9
+        assert 0 <= t["info"]["hs_n"] <= 1 and abs(sum(t["info"]["triple"]) - 1) < 1e-6

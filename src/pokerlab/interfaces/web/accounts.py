@@ -58,7 +58,13 @@ class LoginLimiter:
     def blocked(self, address: str, name: str, now: float | None = None) -> bool:
         """Whether this address may not try this name now."""
         now = time.monotonic() if now is None else now
-        return len(self._recent((address, name), now)) >= self.failures
+        key = (address, name)
+        if key not in self._times:
+            return False
+        recent = self._recent(key, now)
+        if not recent:
+            del self._times[key]  # forget quiet keys: the table holds only recent failures
+        return len(recent) >= self.failures
 
     def failed(self, address: str, name: str, now: float | None = None) -> None:
         """Count a failed attempt."""

@@ -57,13 +57,14 @@ class TableSpec:
             raise ConfigError("a table needs at least one bot name to fill its empty seats")
 
 
-#: [OUR CHOICE] two tables at 10-20 and one at each higher level, six seats, Loki-1 among the
-#: Barone & While stereotypes.
+#: [OUR CHOICE] two tables at 10-20 and one at each higher level, six seats, Loki-1 and Loki-2 among the
+#: Barone & While stereotypes (Loki-2 logs its hand strength, probability triple and simulated EVs per
+#: decision, which the replayer shows).
 DEFAULT_TABLES = (
-    "10-20/6/loki1,tight-aggressive,loose-passive;"
+    "10-20/6/loki2,loki1,tight-aggressive,loose-passive;"
     "10-20/6/loki1,loose-aggressive,tight-passive;"
-    "20-40/6/loki1,tight-aggressive,loose-aggressive;"
-    "50-100/6/loki1,tight-aggressive,tight-passive"
+    "20-40/6/loki2,loki1,tight-aggressive,loose-aggressive;"
+    "50-100/6/loki1,loki2,tight-aggressive,tight-passive"
 )
 
 
