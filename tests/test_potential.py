@@ -110,8 +110,10 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
     from pokerlab.analysis.potential import (
         COUNTS_CACHE,
         CountsCache,
+        board_ranks,
         combine_counts,
         holding_counts,
+        one_card_holding_counts,
         potential_counts,
         two_card_holding_counts,
     )
@@ -128,7 +130,9 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
             assert np.array_equal(combine_counts(rows, counts, weights), plain)
             if cards_to_come == 2:
                 by_sets = two_card_holding_counts(hole, board)
-                assert np.array_equal(by_sets[0], rows) and np.array_equal(by_sets[1], counts)
+            else:
+                by_sets = one_card_holding_counts(hole, board, board_ranks(board))
+            assert np.array_equal(by_sets[0], rows) and np.array_equal(by_sets[1], counts)
             again = cache.counts(hole[::-1], board[::-1], cards_to_come)  # any card order, the same entry
             assert cache.counts(hole, board, cards_to_come) is again
             assert (rows >= 0).sum() == (52 - 2 - board.size) * (51 - 2 - board.size) // 2
