@@ -29,7 +29,6 @@ from pokerlab.errors import ConfigError
 from pokerlab.evaluator import add_card, hand_key, rank_of
 from pokerlab.handclass import NUM_CLASSES
 from pokerlab.holdings import (
-    CARD_HOLDINGS,
     HOLDING_CARDS,
     check_weights,
     field_array,
