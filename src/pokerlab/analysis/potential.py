@@ -301,8 +301,8 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
     return rows, counts
 
 
-#: Ranks can not be this high: the entry of a set of "three cards" that holds a card twice.
-_NO_RANK = np.int32(2**31 - 1)
+#: Ranks (1..7,462) can not be this high: the entry of a set of "three cards" that holds a card twice.
+_NO_RANK = np.int16(2**15 - 1)
 
 
 @nb.njit(cache=True)
@@ -319,20 +319,20 @@ def _unseen_cards(board_mask: np.uint64) -> tuple[np.ndarray, np.ndarray, np.nda
 @nb.njit(cache=True)
 def board_ranks(board: np.ndarray) -> np.ndarray:
     """What every player's one-card potential on a flop or turn shares: the rank of the board with each
-    three of its n unseen cards (49 on the flop, 48 on the turn; in code order) as an (n, n, n) table, the
-    cards in any order, `_NO_RANK` where two are the same card: holding {a, b} with card c to come (numba
-    kernel; C(49, 3) = 18,424 ranks on the flop)."""
+    three of its n unseen cards (49 on the flop, 48 on the turn; in code order) as an (n, n, n) int16 table:
+    ``three[a, b, c]``, a < b, is holding {a, b} with card c to come, `_NO_RANK` where c is a or b; entries
+    with a >= b are not filled (numba kernel; C(49, 3) = 18,424 ranks on the flop)."""
     board_key, board_mask = hand_key(board)
     unseen, keys, masks = _unseen_cards(board_mask)
     n = unseen.size
-    three = np.full((n, n, n), _NO_RANK, dtype=np.int32)
+    three = np.empty((n, n, n), dtype=np.int16)
     for a in range(n):
         for b in range(a + 1, n):
+            three[a, b, a] = three[a, b, b] = _NO_RANK
             kb, mb = board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b]
             for c in range(b + 1, n):
                 r = rank_of(kb + keys[c], mb | masks[c])
-                three[a, b, c] = three[a, c, b] = three[b, a, c] = r
-                three[b, c, a] = three[c, a, b] = three[c, b, a] = r
+                three[a, b, c] = three[a, c, b] = three[b, c, a] = r
     return three
 
 
@@ -364,7 +364,7 @@ def one_card_holding_counts(
     key, mask = add_card(board_key, board_mask, hole[0])
     hole_key, hole_mask = add_card(key, mask, hole[1])
     mine = np.array([a for a in range(n) if masks[a] & hole_mask])  # our cards' places among the unseen
-    ours = three[mine[0], mine[1]].copy()  # our final rank with each card to come
+    ours = three[mine[0], mine[1]].copy()  # our final rank with each card to come (mine[0] < mine[1])
     ours[mine[0]] = ours[mine[1]] = -1
     rows = _holding_rows(board_key, board_mask, unseen, hole_mask, rank_of(hole_key, hole_mask))
     counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
