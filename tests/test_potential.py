@@ -145,3 +145,17 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
         assert np.array_equal(hand_potential(hole, board, weights).one_card.counts, off)
     finally:
         COUNTS_CACHE.enabled = before
+
+
+def test_potentials_in_python_floats_equal_the_numpy_formula(rng):
+    """Ppot and Npot from Python floats equal Billings et al. 1998 §4.2's formula in numpy, to the last bit."""
+    from pokerlab.analysis.potential import AHEAD, BEHIND, TIED, PotentialTable
+
+    for _ in range(500):
+        counts = rng.random((3, 3)) * rng.integers(1, 10**6) * (rng.random((3, 3)) < 0.8)
+        table, rows = PotentialTable(counts, 2, True), counts.sum(axis=1)
+        gained = counts[BEHIND, AHEAD] + counts[BEHIND, TIED] / 2 + counts[TIED, AHEAD] / 2
+        lost = counts[AHEAD, BEHIND] + counts[AHEAD, TIED] / 2 + counts[TIED, BEHIND] / 2
+        below, above = rows[BEHIND] + rows[TIED] / 2, rows[AHEAD] + rows[TIED] / 2
+        assert table.positive_potential == (float(gained / below) if below > 0 else 0.0)
+        assert table.negative_potential == (float(lost / above) if above > 0 else 0.0)

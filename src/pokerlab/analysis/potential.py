@@ -64,17 +64,23 @@ class PotentialTable:
     def positive_potential(self) -> float:
         """Ppot in [0, 1]: the chance to pull ahead when behind, ties counted half (Billings et al. 1998
         §4.2)."""
-        t, rows = self.counts, self.row_sums
-        gained = t[BEHIND, AHEAD] + t[BEHIND, TIED] / 2 + t[TIED, AHEAD] / 2
+        t, rows = self._lists()
+        gained = t[BEHIND][AHEAD] + t[BEHIND][TIED] / 2 + t[TIED][AHEAD] / 2
         return _ratio(gained, rows[BEHIND] + rows[TIED] / 2)
 
     @property
     def negative_potential(self) -> float:
         """Npot in [0, 1]: the chance to fall behind when ahead, ties counted half (Billings et al. 1998
         §4.2)."""
-        t, rows = self.counts, self.row_sums
-        lost = t[AHEAD, BEHIND] + t[AHEAD, TIED] / 2 + t[TIED, BEHIND] / 2
+        t, rows = self._lists()
+        lost = t[AHEAD][BEHIND] + t[AHEAD][TIED] / 2 + t[TIED][BEHIND] / 2
         return _ratio(lost, rows[AHEAD] + rows[TIED] / 2)
+
+    def _lists(self) -> tuple[list[list[float]], list[float]]:
+        """T and its row sums as Python floats (each row summed left to right from 0, as numpy sums three
+        numbers, so the same floats as `row_sums`): the scalar arithmetic without numpy's per-call cost."""
+        t = self.counts.tolist()
+        return t, [0.0 + row[0] + row[1] + row[2] for row in t]
 
     def table(self) -> list[list]:
         """T as nested lists (integers when unweighted), rows now ahead/tied/behind, columns final."""
