@@ -148,7 +148,7 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
 
 
 def test_potentials_in_python_floats_equal_the_numpy_formula(rng):
-    """Ppot and Npot from Python floats equal Billings et al. 1998 §4.2's formula in numpy, to the last bit."""
+    """Ppot and Npot from Python floats equal the numpy formula (Billings et al. 1998 §4.2), to the bit."""
     from pokerlab.analysis.potential import AHEAD, BEHIND, TIED, PotentialTable
 
     for _ in range(500):
