@@ -39,3 +39,15 @@ def test_every_variant_with_simulation_plays_as_before():
     nets = play_match(players, 16, seed=22).nets
     assert "simulation" in rules
     assert _digest(nets) == BEFORE["variants"]
+
+
+def test_final_ranks_are_the_showdown_ranks():
+    from pokerlab.agents.loki2.simulate import final_ranks
+    from pokerlab.evaluator import rank_holdings
+
+    rng = np.random.default_rng(9)
+    cards = np.array([rng.permutation(52)[:25] for _ in range(40)])
+    holes, runouts = cards[:, :20].reshape(40, 10, 2), cards[:, 20:]
+    ranks = final_ranks(holes, runouts)
+    for t in range(40):
+        assert ranks[t].tolist() == rank_holdings(runouts[t].tolist(), holes[t].tolist())

@@ -308,6 +308,19 @@ def _trial_values(holes, runouts, first_round, seats, weights, strength, potenti
                 potential[t, seats[j], rnd] = ppot[j] if rnd < RIVER else 0.0
 
 
+@nb.njit(cache=True)
+def final_ranks(holes: np.ndarray, runouts: np.ndarray) -> np.ndarray:
+    """The rank of every position's hand with its trial's whole runout, (trials, players): what a showdown
+    of the trial ranks, once for both branches (numba kernel; `HandState.known_ranks`)."""
+    trials, players = holes.shape[0], holes.shape[1]
+    out = np.empty((trials, players), dtype=np.int64)
+    for t in range(trials):
+        board_key, board_mask = hand_key(runouts[t])
+        for p in range(players):
+            out[t, p] = rank_with(board_key, board_mask, holes[t, p, 0], holes[t, p, 1])
+    return out
+
+
 def trial_values(
     holes: np.ndarray, runouts: np.ndarray, first_round: int, seats: list[int], weights: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -425,12 +438,15 @@ def simulate(
         playout = _Playout(rules, thresholds, me, semi_bluffing)
     results = np.empty((2, trials))
     played = 0
+    cards, boards = holes.reshape(worlds, -1).tolist(), runouts.tolist()
+    ranks = final_ranks(holes, runouts).tolist()
     for t in range(trials):
         for branch, forced in enumerate((CALL, RAISE) if can_raise else (CALL,)):
             w = t if config.common_random_numbers or branch == 0 else trials + t
             state = base.copy()
-            state.holes = holes[w].reshape(-1).tolist()
-            state.runout = runouts[w].tolist()
+            state.holes = cards[w][:]
+            state.runout = boards[w][:]
+            state.known_ranks = ranks[w]
             if config.mode == "playout":
                 results[branch, t] = playout.play(state, forced, strength[w], potential[w], draws[w])
             else:
