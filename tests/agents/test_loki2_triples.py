@@ -16,7 +16,6 @@ from pokerlab.agents.loki2.selector import select_action
 from pokerlab.agents.loki2.triples import (
     TripleContext,
     TripleRules,
-    context_array,
     holding_triples,
     ramp,
     reference_triple,
@@ -153,7 +152,7 @@ def test_kernel_equals_reference_on_random_inputs():
             values = random_values(rng)
             t1 = float(rng.uniform(0.3, 0.7))
             t2 = float(rng.uniform(t1, 0.95))
-            triple_into(*values, context_array(c), k, t1, t2, out)
+            triple_into((*c, *values, t1, t2), k, out)
             expected = reference_triple(*values, c, rules, t1, t2)
             assert out == pytest.approx(expected, abs=1e-12)
             assert sum(expected) == pytest.approx(1.0)

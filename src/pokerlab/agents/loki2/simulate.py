@@ -337,22 +337,16 @@ def trial_values(
 class _Playout:
     """What every play-out of one decision shares: the triple constants, thresholds per position, round and
     bets faced (``thresholds`` (players, 4, 3, 2)), Loki-2's position and semi-bluff flag. Triples come from
-    the numba twin of `reference_triple` (`triple_into`), a context array refilled at each action."""
+    the numba twin of `reference_triple` (`triple_into`), asked with one tuple of numbers per action."""
 
     def __init__(self, rules: TripleRules, thresholds: np.ndarray, me: int, semi_bluffing: bool) -> None:
         self.rules, self.me, self.semi_bluffing = rules.as_array(), me, semi_bluffing
         self.thresholds = thresholds.tolist()
-        self.context, self.triple = np.empty(12), np.empty(3)
+        self.triple = np.empty(3)
 
     def play(self, state: HandState, forced: int, strength, potential, draws) -> float:
         """Play `state` out after Loki-2's `forced` action, everyone by triples; Loki-2's net from here."""
-        me, rules, thresholds, context, triple = (
-            self.me,
-            self.rules,
-            self.thresholds,
-            self.context,
-            self.triple,
-        )
+        me, rules, thresholds, triple = self.me, self.rules, self.thresholds, self.triple
         before = state.committed[me]
         state.act(forced)
         config = state.config
@@ -370,8 +364,8 @@ class _Playout:
             ppot = potential[p][rnd]
             ehs = hs_n + (1 - hs_n) * ppot
             t1, t2 = thresholds[p][rnd][min(faced, 2)]
-            # the `TripleContext` fields in order
-            context[:] = (
+            # the `TripleContext` fields in order, then the hand's values and thresholds
+            values = (
                 rnd,
                 faced,
                 state.bets_made,
@@ -384,8 +378,14 @@ class _Playout:
                 called[p],
                 p == me and self.semi_bluffing,
                 RAISE in state.legal_actions(),
+                hs_n,
+                ehs,
+                ehs,
+                ppot,
+                t1,
+                t2,
             )
-            triple_into(hs_n, ehs, ehs, ppot, context, rules, t1, t2, triple)
+            triple_into(values, rules, triple)
             action = select_action(triple.tolist(), draws[k])
             k = (k + 1) % len(draws)
             if action == CALL and to_call > 0:

@@ -194,10 +194,14 @@ def _ramp(x, threshold, width):
 
 
 @nb.njit(cache=True)
-def triple_into(hs_n, ehs_opt, ehs, potential, c, k, t1, t2, out):
-    """`reference_triple` written for numba: context `c` (`context_array`), rules `k`
-    (`TripleRules.as_array`); writes (fold, call, raise) into `out`."""
-    out[0], out[1], out[2] = _triple(hs_n, ehs_opt, ehs, potential, c, k, t1, t2)
+def triple_into(values, k, out):
+    """`reference_triple` written for numba, all its numbers in one tuple ``values``: the `TripleContext`
+    fields in order (ints and bools as they are), then HS_n, EHS', EHS, PPOT, t1 and t2; rules `k`
+    (`TripleRules.as_array`); writes (fold, call, raise) into `out`. One tuple argument keeps the call cheap
+    in the simulator's inner loop."""
+    out[0], out[1], out[2] = _triple(
+        values[12], values[13], values[14], values[15], values, k, values[16], values[17]
+    )
 
 
 @nb.njit(inline="always", cache=True)
