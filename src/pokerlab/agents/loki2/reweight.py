@@ -23,7 +23,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.opponents import HandFollower
-from pokerlab.agents.loki2.triples import TripleContext, _triple, context_array
+from pokerlab.agents.loki2.triples import TripleContext, context_array, holding_triple
 from pokerlab.analysis.crude_potential import crude_potentials
 from pokerlab.analysis.strength import holding_strengths
 from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
@@ -59,12 +59,7 @@ def _reweight_by_triples_into(weights, strength, potential, opponents, c, k, t1,
         if hs != hs:  # NaN: the holding meets the board, its triple is NaN
             weights[i] = MIN_WEIGHT
             continue
-        hs_n = hs
-        for _ in range(opponents - 1):
-            hs_n *= hs
-        ppot = potential[i]
-        ehs_opt = hs_n + (1 - hs_n) * ppot
-        w = weights[i] * _triple(hs_n, ehs_opt, ehs_opt, ppot, c, k, t1, t2)[action]
+        w = weights[i] * holding_triple(hs, potential[i], opponents, c, k, t1, t2)[action]
         weights[i] = w if w > MIN_WEIGHT else MIN_WEIGHT
 
 
