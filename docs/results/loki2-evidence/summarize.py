@@ -58,7 +58,8 @@ def read(folder: Path) -> dict:
         "ci95": list(ours.ci95),
         "beats": bool(ours.ci95[0] > 0),
         "command": (
-            f"pokerlab match --agents {','.join(config['agents'])} --duplicate --deals {config['deals']} "
+            f"pokerlab match --agents {','.join(a.split('#')[0] for a in config['agents'])} --duplicate "
+            f"--deals {config['deals']} "
             f"--seed {config['seed']}"
         ),
     }
@@ -66,7 +67,9 @@ def read(folder: Path) -> dict:
 
 def plot(rows: list[dict], path: Path) -> None:
     settings = list(dict.fromkeys(r["setting"] for r in rows))
-    fig, axes = plt.subplots(1, len(settings), figsize=(4.2 * len(settings), 4.2), sharey=False)
+    fig, axes = plt.subplots(
+        1, len(settings), figsize=(4.6 * len(settings), 4.2), gridspec_kw={"wspace": 0.6}
+    )
     for ax, setting in zip(np.atleast_1d(axes), settings, strict=True):
         mine = [r for r in rows if r["setting"] == setting]
         y = np.arange(len(mine))
