@@ -110,8 +110,10 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
     from pokerlab.analysis.potential import (
         COUNTS_CACHE,
         CountsCache,
+        board_ranks,
         combine_counts,
         holding_counts,
+        one_card_holding_counts,
         potential_counts,
         two_card_holding_counts,
     )
@@ -128,7 +130,9 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
             assert np.array_equal(combine_counts(rows, counts, weights), plain)
             if cards_to_come == 2:
                 by_sets = two_card_holding_counts(hole, board)
-                assert np.array_equal(by_sets[0], rows) and np.array_equal(by_sets[1], counts)
+            else:
+                by_sets = one_card_holding_counts(hole, board, board_ranks(board))
+            assert np.array_equal(by_sets[0], rows) and np.array_equal(by_sets[1], counts)
             again = cache.counts(hole[::-1], board[::-1], cards_to_come)  # any card order, the same entry
             assert cache.counts(hole, board, cards_to_come) is again
             assert (rows >= 0).sum() == (52 - 2 - board.size) * (51 - 2 - board.size) // 2
@@ -141,3 +145,17 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
         assert np.array_equal(hand_potential(hole, board, weights).one_card.counts, off)
     finally:
         COUNTS_CACHE.enabled = before
+
+
+def test_potentials_in_python_floats_equal_the_numpy_formula(rng):
+    """Ppot and Npot from Python floats equal the numpy formula (Billings et al. 1998 §4.2), to the bit."""
+    from pokerlab.analysis.potential import AHEAD, BEHIND, TIED, PotentialTable
+
+    for _ in range(500):
+        counts = rng.random((3, 3)) * rng.integers(1, 10**6) * (rng.random((3, 3)) < 0.8)
+        table, rows = PotentialTable(counts, 2, True), counts.sum(axis=1)
+        gained = counts[BEHIND, AHEAD] + counts[BEHIND, TIED] / 2 + counts[TIED, AHEAD] / 2
+        lost = counts[AHEAD, BEHIND] + counts[AHEAD, TIED] / 2 + counts[TIED, BEHIND] / 2
+        below, above = rows[BEHIND] + rows[TIED] / 2, rows[AHEAD] + rows[TIED] / 2
+        assert table.positive_potential == (float(gained / below) if below > 0 else 0.0)
+        assert table.negative_potential == (float(lost / above) if above > 0 else 0.0)

@@ -141,3 +141,16 @@ def test_uniform_strength_and_type_of_codes_equal_their_parsing_references():
         board = cards[2 : 2 + (3, 4, 5)[k % 3]]
         assert uniform_strength(cards[:2], board) == hand_strength(cards[:2], board).hand_strength
         assert type_of_codes(cards[0], cards[1]) == hand_type(cards[:2])
+
+
+def test_holding_strengths_of_every_holding_against_real_weights(rng):
+    """The rank-walk kernel against `hand_strength` one holding at a time, every live holding, with weights
+    that do not add up exactly (so equal to rounding) and uniform ones (exactly)."""
+    for board_size in (3, 4, 5):
+        _, board = random_situation(rng, board_size)
+        weights = rng.random(1326) * (rng.random(1326) < 0.8)
+        for table, exact in ((weights, False), (None, True)):
+            every = holding_strengths(board, table)
+            for i in np.flatnonzero(live_holdings(board)):
+                expected = hand_strength(HOLDING_CARDS[i].tolist(), board, table).hand_strength
+                assert every[i] == expected if exact else abs(every[i] - expected) < 1e-12

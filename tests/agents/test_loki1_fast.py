@@ -98,3 +98,12 @@ def test_field_array_equals_the_plain_field_array():
         dead = tuple(int(c) for c in rng.permutation(52)[:5])
         tables = [follower.weights[p] for p in follower.opponents()]
         assert np.array_equal(follower.field(dead), field_array(tables, dead))
+
+
+def test_pairwise_sum_equals_numpy_sum_to_the_last_bit():
+    from pokerlab.agents.loki1.opponents import _pairwise_sum
+
+    rng = np.random.default_rng(7)
+    for n in [*range(0, 300, 7), 1035, 1081, 1326, 40_000]:
+        x = rng.random(n) * 1e3 * (rng.random(n) < 0.7)
+        assert _pairwise_sum(x) == x.sum()

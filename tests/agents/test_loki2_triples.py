@@ -16,7 +16,6 @@ from pokerlab.agents.loki2.selector import select_action
 from pokerlab.agents.loki2.triples import (
     TripleContext,
     TripleRules,
-    context_array,
     holding_triples,
     ramp,
     reference_triple,
@@ -153,7 +152,7 @@ def test_kernel_equals_reference_on_random_inputs():
             values = random_values(rng)
             t1 = float(rng.uniform(0.3, 0.7))
             t2 = float(rng.uniform(t1, 0.95))
-            triple_into(*values, context_array(c), k, t1, t2, out)
+            triple_into((*c, *values, t1, t2), k, out)
             expected = reference_triple(*values, c, rules, t1, t2)
             assert out == pytest.approx(expected, abs=1e-12)
             assert sum(expected) == pytest.approx(1.0)
@@ -262,3 +261,33 @@ def test_configs_are_checked():
     with pytest.raises(ConfigError, match="som_low"):
         replace(Loki2Config(), som_low=0.9, som_high=0.5)
     assert HOLDING_CARDS.shape == (1326, 2)
+
+
+def test_in_place_reweighting_equals_triples_then_product_to_the_last_bit():
+    from pokerlab.agents.loki2.reweight import reweight_in_place
+
+    rng = np.random.default_rng(4)
+    rules = TripleRules()
+    for _ in range(60):
+        cards = rng.permutation(52)[: rng.integers(3, 6)]
+        strength, potential = board_values(tuple(int(x) for x in cards))
+        c = context(
+            round_index=len(cards) - 2,
+            bets_to_call=int(rng.integers(0, 3)),
+            bets_made=int(rng.integers(0, 4)),
+            bet_size=10 if len(cards) == 3 else 20,
+            pot=float(rng.integers(20, 300)),
+            to_call=float(rng.choice([0, 10, 20, 40])),
+            opponents_active=int(rng.integers(1, 9)),
+            opponents_to_act=int(rng.integers(0, 5)),
+            called_bet_this_round=bool(rng.random() < 0.5),
+            can_raise=bool(rng.random() < 0.8),
+        )
+        weights = np.fmax(0.01, rng.random(1326))
+        t1, t2 = sorted(rng.uniform(0.3, 0.95, 2))
+        opponents, action = int(rng.integers(1, 6)), int(rng.integers(0, 3))
+        expected = reweight_by_triples(
+            weights, holding_triples(strength, potential, opponents, c, rules, t1, t2), action
+        )
+        reweight_in_place(weights, strength, potential, opponents, c, rules, t1, t2, action)
+        assert np.array_equal(weights, expected)

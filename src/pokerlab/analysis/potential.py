@@ -15,8 +15,13 @@ A subcase's counts (its row, and how many completions end ahead, tied, behind) d
 weights, which only scale them. `potential_of` therefore keeps the counts of every live holding per (hole,
 board, cards to come) in a bounded LRU cache (`COUNTS_CACHE`) and combines them with the weights of each
 decision (`combine_counts`): a player acting twice on a flop, or the replays of a duplicate deal, count
-once. The sums run in the order of `potential_counts`, the plain kernel kept as the oracle, so the tables
-are equal to the last bit; ``COUNTS_CACHE.enabled = False`` turns the cache off.
+once. The one-card counts come from ranks computed once per board (`board_ranks`: the board with every three
+unseen cards), which every player on that board shares. [Measured: ranks of the flop with every four unseen
+cards, shared alike, do not pay for the two-card counts: about two players per flop need them at a ten-seat
+ring table, and the per-player splits cost as much as the ranks they save.] The sums run in
+the order of `potential_counts`, the plain kernel kept as the oracle (`holding_counts` is the plain
+per-holding oracle of the counts), so the tables are equal to the last bit; ``COUNTS_CACHE.enabled =
+False`` turns the cache off.
 """
 
 from __future__ import annotations
@@ -59,17 +64,23 @@ class PotentialTable:
     def positive_potential(self) -> float:
         """Ppot in [0, 1]: the chance to pull ahead when behind, ties counted half (Billings et al. 1998
         §4.2)."""
-        t, rows = self.counts, self.row_sums
-        gained = t[BEHIND, AHEAD] + t[BEHIND, TIED] / 2 + t[TIED, AHEAD] / 2
+        t, rows = self._lists()
+        gained = t[BEHIND][AHEAD] + t[BEHIND][TIED] / 2 + t[TIED][AHEAD] / 2
         return _ratio(gained, rows[BEHIND] + rows[TIED] / 2)
 
     @property
     def negative_potential(self) -> float:
         """Npot in [0, 1]: the chance to fall behind when ahead, ties counted half (Billings et al. 1998
         §4.2)."""
-        t, rows = self.counts, self.row_sums
-        lost = t[AHEAD, BEHIND] + t[AHEAD, TIED] / 2 + t[TIED, BEHIND] / 2
+        t, rows = self._lists()
+        lost = t[AHEAD][BEHIND] + t[AHEAD][TIED] / 2 + t[TIED][BEHIND] / 2
         return _ratio(lost, rows[AHEAD] + rows[TIED] / 2)
+
+    def _lists(self) -> tuple[list[list[float]], list[float]]:
+        """T and its row sums as Python floats (each row summed left to right from 0, as numpy sums three
+        numbers, so the same floats as `row_sums`): the scalar arithmetic without numpy's per-call cost."""
+        t = self.counts.tolist()
+        return t, [0.0 + row[0] + row[1] + row[2] for row in t]
 
     def table(self) -> list[list]:
         """T as nested lists (integers when unweighted), rows now ahead/tied/behind, columns final."""
@@ -296,6 +307,90 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
     return rows, counts
 
 
+#: Ranks (1..7,462) can not be this high: the entry of a set of "three cards" that holds a card twice.
+_NO_RANK = np.int16(2**15 - 1)
+
+
+@nb.njit(cache=True)
+def _unseen_cards(board_mask: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cards not on the board, in code order, with their keys and masks (numba kernel)."""
+    unseen = np.array([c for c in range(NUM_CARDS) if (CARD_MASKS[c] & board_mask) == 0])
+    keys = np.empty(unseen.size, dtype=np.uint64)
+    masks = np.empty(unseen.size, dtype=np.uint64)
+    for a in range(unseen.size):
+        keys[a], masks[a] = CARD_KEYS[unseen[a]], CARD_MASKS[unseen[a]]
+    return unseen, keys, masks
+
+
+@nb.njit(cache=True)
+def board_ranks(board: np.ndarray) -> np.ndarray:
+    """What every player's one-card potential on a flop or turn shares: the rank of the board with each
+    three of its n unseen cards (49 on the flop, 48 on the turn; in code order) as an (n, n, n) int16 table:
+    ``three[a, b, c]``, a < b, is holding {a, b} with card c to come, `_NO_RANK` where c is a or b; entries
+    with a >= b are not filled (numba kernel; C(49, 3) = 18,424 ranks on the flop)."""
+    board_key, board_mask = hand_key(board)
+    unseen, keys, masks = _unseen_cards(board_mask)
+    n = unseen.size
+    three = np.empty((n, n, n), dtype=np.int16)
+    for a in range(n):
+        for b in range(a + 1, n):
+            three[a, b, a] = three[a, b, b] = _NO_RANK
+            kb, mb = board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b]
+            for c in range(b + 1, n):
+                r = rank_of(kb + keys[c], mb | masks[c])
+                three[a, b, c] = three[a, c, b] = three[b, c, a] = r
+    return three
+
+
+@nb.njit(cache=True)
+def _holding_rows(board_key, board_mask, unseen, hole_mask, now):
+    """Each live holding's row of T (we are AHEAD, TIED, BEHIND now), -1 where it meets our cards."""
+    rows = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int8)
+    for a in range(unseen.size):
+        for b in range(a + 1, unseen.size):
+            if (CARD_MASKS[unseen[a]] | CARD_MASKS[unseen[b]]) & hole_mask:
+                continue
+            key, mask = add_card(board_key, board_mask, unseen[a])
+            key, mask = add_card(key, mask, unseen[b])
+            theirs = rank_of(key, mask)
+            row = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
+            rows[HOLDING_INDEX[unseen[a], unseen[b]]] = row
+    return rows
+
+
+@nb.njit(cache=True)
+def one_card_holding_counts(
+    hole: np.ndarray, board: np.ndarray, three: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """`holding_counts` with one card to come, from the board's `board_ranks` (numba kernel): holding {a, b}
+    against us with card c to come is ``three[a, b, c]`` against ``three[h0, h1, c]``, a row of n compares."""
+    board_key, board_mask = hand_key(board)
+    unseen, keys, masks = _unseen_cards(board_mask)
+    n = unseen.size
+    key, mask = add_card(board_key, board_mask, hole[0])
+    hole_key, hole_mask = add_card(key, mask, hole[1])
+    mine = np.array([a for a in range(n) if masks[a] & hole_mask])  # our cards' places among the unseen
+    ours = three[mine[0], mine[1]].copy()  # our final rank with each card to come (mine[0] < mine[1])
+    ours[mine[0]] = ours[mine[1]] = -1
+    rows = _holding_rows(board_key, board_mask, unseen, hole_mask, rank_of(hole_key, hole_mask))
+    counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
+    cases = n - 4
+    for a in range(n):
+        for b in range(a + 1, n):
+            i = HOLDING_INDEX[unseen[a], unseen[b]]
+            if rows[i] < 0:
+                continue
+            theirs = three[a, b]
+            ahead = tied = 0
+            for c in range(n):
+                ahead += ours[c] > theirs[c]
+                tied += ours[c] == theirs[c]
+            counts[i, AHEAD] = ahead
+            counts[i, TIED] = tied
+            counts[i, BEHIND] = cases - ahead - tied
+    return rows, counts
+
+
 @nb.njit(cache=True)
 def combine_counts(rows: np.ndarray, counts: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The weighted table T from `holding_counts`: each subcase (live, weight > 0) adds its counts times its
@@ -313,21 +408,25 @@ def combine_counts(rows: np.ndarray, counts: np.ndarray, weights: np.ndarray) ->
 
 
 class CountsCache:
-    """A bounded LRU cache of `holding_counts` per (hole, board, cards to come), with hit counts.
+    """A bounded LRU cache of `holding_counts` per (hole, board, cards to come), with hit counts, and of the
+    `board_ranks` those counts are made from, per board (every player on a board shares them).
 
-    An entry holds 1,326 rows and 3 x 1,326 counts (9.3 KB): the default 2,048 entries take at most 19 MB.
+    An entry holds 1,326 rows and 3 x 1,326 counts (9.3 KB): the default 2,048 entries take at most 19 MB;
+    a board's ranks take 0.5 MB, and the last ``boards`` boards are kept.
     """
 
-    def __init__(self, maxsize: int = 2048) -> None:
-        self.maxsize = maxsize
+    def __init__(self, maxsize: int = 2048, boards: int = 8) -> None:
+        self.maxsize, self.boards = maxsize, boards
         self.enabled = True
         self.hits = self.misses = 0
         self._entries: OrderedDict = OrderedDict()
+        self._boards: OrderedDict = OrderedDict()
 
     def counts(self, hole: np.ndarray, board: np.ndarray, cards_to_come: int) -> tuple[np.ndarray, ...]:
         """The (rows, counts) of `holding_counts`, computed once per cards (in any order) while cached."""
         a, b = int(hole[0]), int(hole[1])
-        key = (min(a, b), max(a, b), np.sort(board).tobytes(), cards_to_come)
+        board_key = np.sort(board).tobytes()
+        key = (min(a, b), max(a, b), board_key, cards_to_come)
         entry = self._entries.get(key)
         if entry is not None:
             self.hits += 1
@@ -337,15 +436,26 @@ class CountsCache:
         if cards_to_come == 2:
             entry = two_card_holding_counts(hole, board)
         else:
-            entry = holding_counts(hole, board, cards_to_come)
+            entry = one_card_holding_counts(hole, board, self._board_ranks(board_key, board))
         self._entries[key] = entry
         if len(self._entries) > self.maxsize:
             self._entries.popitem(last=False)
         return entry
 
+    def _board_ranks(self, key: bytes, board: np.ndarray) -> np.ndarray:
+        ranks = self._boards.get(key)
+        if ranks is None:
+            ranks = self._boards[key] = board_ranks(board)
+            if len(self._boards) > self.boards:
+                self._boards.popitem(last=False)
+        else:
+            self._boards.move_to_end(key)
+        return ranks
+
     def clear(self) -> None:
-        """Drop every entry and reset the hit counts."""
+        """Drop every entry and board and reset the hit counts."""
         self._entries.clear()
+        self._boards.clear()
         self.hits = self.misses = 0
 
     @property

@@ -29,7 +29,6 @@ from pokerlab.errors import ConfigError
 from pokerlab.evaluator import add_card, hand_key, rank_of
 from pokerlab.handclass import NUM_CLASSES
 from pokerlab.holdings import (
-    CARD_HOLDINGS,
     HOLDING_CARDS,
     check_weights,
     field_array,
@@ -157,41 +156,63 @@ def product_hand_strength(hole: CardsLike, board: CardsLike, tables: Sequence[np
 def _all_strengths(board: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """HS_1 of every holding on the board against weighted opponents; NaN where it meets the board.
 
-    One pass ranks every holding; cumulative weights over ranks give, for each holding, the weight below
-    and equal to its rank; the opponent holdings that share a card with it are then taken out again.
+    One pass ranks every holding and sorts them by rank (a counting sort); a walk up the ranks keeps the
+    weight below each rank, in all and per card, so that the opponent holdings that share a card with a
+    holding are taken out again: holding i is among the holdings of both its cards, taken out twice, so
+    put in once. Weights that add up exactly in any order (e.g. uniform) give the same numbers as
+    `strength_counts` one holding at a time.
     """
     board_key, board_mask = hand_key(board)
     n = HOLDING_CARDS.shape[0]
     ranks = np.zeros(n, dtype=np.int32)  # 0: the holding meets the board
-    at_rank = np.zeros(NUM_CLASSES + 1)
+    first_at = np.zeros(NUM_CLASSES + 2, dtype=np.int64)  # holdings of rank < r, then the sort's cursor
+    card_all = np.zeros(CARD_MASKS.size)  # the weight of every live holding with the card
+    everyone = 0.0
     for i in range(n):
         first, second = HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1]
         if (CARD_MASKS[first] | CARD_MASKS[second]) & board_mask:
             continue
         ranks[i] = rank_with(board_key, board_mask, first, second)
-        at_rank[ranks[i]] += weights[i]
-    below = np.zeros(NUM_CLASSES + 1)
-    for r in range(1, NUM_CLASSES + 1):
-        below[r] = below[r - 1] + at_rank[r - 1]
-    everyone = below[NUM_CLASSES] + at_rank[NUM_CLASSES]
-    out = np.full(n, np.nan)
+        first_at[ranks[i] + 1] += 1
+        card_all[first] += weights[i]
+        card_all[second] += weights[i]
+        everyone += weights[i]
+    for r in range(1, NUM_CLASSES + 2):
+        first_at[r] += first_at[r - 1]
+    live = first_at[NUM_CLASSES + 1]
+    by_rank = np.empty(live, dtype=np.int64)
     for i in range(n):
-        r = ranks[i]
-        if r == 0:
-            continue
-        # holding i is among the holdings of both its cards: taken out twice below, so put in once here
-        ahead, tied, total = below[r], at_rank[r] + weights[i], everyone + weights[i]
-        for c in range(2):
-            for j in CARD_HOLDINGS[HOLDING_CARDS[i, c]]:
-                if ranks[j] == 0:
-                    continue
-                total -= weights[j]
-                if ranks[j] < r:
-                    ahead -= weights[j]
-                elif ranks[j] == r:
-                    tied -= weights[j]
-        if total > 0:
-            out[i] = (ahead + tied / 2) / total
+        if ranks[i] > 0:
+            by_rank[first_at[ranks[i]]] = i
+            first_at[ranks[i]] += 1
+    out = np.full(n, np.nan)
+    below = 0.0
+    card_below = np.zeros(CARD_MASKS.size)
+    card_level = np.zeros(CARD_MASKS.size)
+    k = 0
+    while k < live:  # one rank at a time
+        end, level, r = k, 0.0, ranks[by_rank[k]]
+        while end < live and ranks[by_rank[end]] == r:
+            i = by_rank[end]
+            level += weights[i]
+            card_level[HOLDING_CARDS[i, 0]] += weights[i]
+            card_level[HOLDING_CARDS[i, 1]] += weights[i]
+            end += 1
+        for q in range(k, end):
+            i = by_rank[q]
+            a, b, w = HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1], weights[i]
+            ahead = below - card_below[a] - card_below[b]
+            tied = level + w - card_level[a] - card_level[b]
+            total = everyone + w - card_all[a] - card_all[b]
+            if total > 0:
+                out[i] = (ahead + tied / 2) / total
+        for q in range(k, end):
+            a, b = HOLDING_CARDS[by_rank[q], 0], HOLDING_CARDS[by_rank[q], 1]
+            card_below[a] += card_level[a]
+            card_below[b] += card_level[b]
+            card_level[a] = card_level[b] = 0.0
+        below += level
+        k = end
     return out
 
 

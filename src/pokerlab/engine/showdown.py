@@ -21,6 +21,14 @@ def settle(committed: list[int], ranks: list[int]) -> list[int]:
     n = len(committed)
     winnings = [0] * n
     levels = sorted({committed[i] for i in range(n) if ranks[i]})
+    if len(levels) == 1:  # everyone still in put in as much: one pot, the whole of it (the loop's first pass)
+        best = max(ranks)
+        winners = [i for i in range(n) if ranks[i] == best]
+        share, odd = divmod(sum(committed), len(winners))
+        for i in winners:
+            winnings[i] = share
+        winnings[winners[0]] += odd
+        return winnings
     previous, top = 0, max(committed)
     pots: list[list] = []  # [amount, winners]
     for level in levels:

@@ -130,6 +130,7 @@ class HandState:
         "actions",
         "winnings",
         "ranks",
+        "known_ranks",
         "_folds",
         "blinds",
         "starting_stacks",
@@ -174,6 +175,9 @@ class HandState:
         self.actions: tuple[ActionRecord, ...] = ()
         self.winnings: list[int] | None = None
         self.ranks: list[int] | None = None
+        #: every position's hand rank with `runout` when the caller already knows them (a search playing one
+        #: deal out many times ranks it once); None: the showdown ranks the hands itself
+        self.known_ranks: list[int] | None = None
         self._folds: tuple[bool, ...] | None = None  # `folds()`, kept until the next fold
         self.acted = 0
         self.raise_ok = False
@@ -345,10 +349,15 @@ class HandState:
         if UNKNOWN in [holes[c] for i in live for c in (2 * i, 2 * i + 1)]:
             unknown = [i for i in live if UNKNOWN in holes[2 * i : 2 * i + 2]]
             raise InvalidCards(f"hole cards of position(s) {unknown} are unknown at the showdown")
-        ranked = rank_holdings(self.runout[:5], [holes[2 * i : 2 * i + 2] for i in live])
+        known = self.known_ranks
         ranks = [0] * n
-        for i, r in zip(live, ranked, strict=True):
-            ranks[i] = r
+        if known is not None:
+            for i in live:
+                ranks[i] = known[i]
+        else:
+            ranked = rank_holdings(self.runout[:5], [holes[2 * i : 2 * i + 2] for i in live])
+            for i, r in zip(live, ranked, strict=True):
+                ranks[i] = r
         self.ranks = ranks
         self.winnings = settle(self.committed, ranks)
 
@@ -380,6 +389,7 @@ class HandState:
         new.actions = self.actions
         new.winnings = self.winnings
         new.ranks = self.ranks
+        new.known_ranks = self.known_ranks
         new._folds = self._folds
         new.blinds = self.blinds
         new.starting_stacks = self.starting_stacks

@@ -57,17 +57,17 @@ class ActionFrequencies:
         """``mixed(round_index, bets_to_call)[action]``, computed alone with the same arithmetic (the fast
         path of re-weighting, which needs one entry)."""
         b = bet_bucket(bets_to_call)
-        row = self.counts[round_index, b]
-        n = int(row.sum())
+        row = self.counts[round_index, b].tolist()  # Python ints: int / int is numpy's float64 division
+        n = row[0] + row[1] + row[2]
         if n >= FULL_TRUST:
-            return float(row[action] / n)
+            return row[action] / n
         if round_index == 0:
-            fallback = DEFAULT_FREQUENCIES[b, action]
+            fallback = float(DEFAULT_FREQUENCIES[b, action])
         else:
             fallback = self.mixed_frequency(round_index - 1, b, action)
         if n == 0:
-            return float(fallback)
-        return float((n / FULL_TRUST) * (row[action] / n) + (1 - n / FULL_TRUST) * fallback)
+            return fallback
+        return (n / FULL_TRUST) * (row[action] / n) + (1 - n / FULL_TRUST) * fallback
 
 
 def threshold_percentile(frequencies: np.ndarray, action: int, bets_to_call: int) -> float | None:

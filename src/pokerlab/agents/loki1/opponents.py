@@ -8,6 +8,7 @@ and nothing here sees a card the player may not see.
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
@@ -22,6 +23,76 @@ from pokerlab.modeling.reweighting import percentile_value, reweight_into
 def bets_faced(to_call: int, bet_size: int) -> int:
     """Whole bets owed, a part bet (the small blind's half bet) counting as one."""
     return -(-to_call // bet_size)
+
+
+@nb.njit(cache=True)
+def _block_sum(a: np.ndarray, start: int, n: int) -> float:
+    """numpy's sum of a block of up to 128 numbers: below 8 one by one, else in eight lanes (numba kernel)."""
+    if n < 8:
+        total = 0.0
+        for i in range(start, start + n):
+            total += a[i]
+        return total
+    lanes = a[start : start + 8].copy()
+    i = 8
+    while i < n - n % 8:
+        for j in range(8):
+            lanes[j] += a[start + i + j]
+        i += 8
+    total = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]))
+    while i < n:
+        total += a[start + i]
+        i += 1
+    return total
+
+
+@nb.njit(cache=True)
+def _pairwise_sum(a: np.ndarray) -> float:
+    """The sum of `a` in numpy's pairwise order (that of ``ndarray.sum`` along a contiguous axis: halves,
+    each cut to a multiple of 8, down to blocks of 128), so equal to it to the last bit (numba kernel; the
+    recursion walked with an explicit stack)."""
+    starts, sizes, stages = np.empty(64, np.int64), np.empty(64, np.int64), np.zeros(64, np.int64)
+    sums = np.empty(64)
+    starts[0], sizes[0], top, done = 0, a.size, 0, 0
+    while top >= 0:
+        start, n = starts[top], sizes[top]
+        if n <= 128:
+            sums[done] = _block_sum(a, start, n)
+            done += 1
+            top -= 1
+            continue
+        half = n // 2
+        half -= half % 8
+        if stages[top] < 2:  # push the left half, then the right one
+            stages[top] += 1
+            left = stages[top] == 1
+            top += 1
+            starts[top] = start if left else start + half
+            sizes[top] = half if left else n - half
+            stages[top] = 0
+        else:
+            done -= 1
+            sums[done - 1] += sums[done]
+            top -= 1
+    return sums[0]
+
+
+@nb.njit(cache=True)
+def _field(weights: np.ndarray, rows: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """The mean of the given rows of `weights`, each zeroed where not `live` and normalised to sum 1: the
+    arithmetic of `pokerlab.holdings.field_array` in one pass (numba kernel)."""
+    n = weights.shape[1]
+    table = np.empty(n)
+    out = np.zeros(n)
+    for r in rows:
+        for i in range(n):
+            table[i] = weights[r, i] * live[i]
+        total = _pairwise_sum(table)
+        for i in range(n):
+            out[i] += table[i] / total
+    for i in range(n):
+        out[i] /= rows.size
+    return out
 
 
 class HandFollower:
@@ -156,10 +227,8 @@ class HandFollower:
         if not self.config.weighting:
             return None
         if self._live[0] != dead:
-            self._live = (dead, live_holdings(dead))  # once per street
-        tables = self.weights[self.opponents()] * self._live[1]
-        tables /= tables.sum(axis=1)[:, None]  # each row's pairwise sum, as ``table.sum()`` of one row
-        return tables.mean(axis=0)
+            self._live = (dead, live_holdings(dead).astype(np.float64))  # once per street
+        return _field(self.weights, np.array(self.opponents(), dtype=np.int64), self._live[1])
 
     def opponents_to_act(self) -> int:
         """Active opponents who have not acted yet in this round."""

@@ -308,6 +308,19 @@ def _trial_values(holes, runouts, first_round, seats, weights, strength, potenti
                 potential[t, seats[j], rnd] = ppot[j] if rnd < RIVER else 0.0
 
 
+@nb.njit(cache=True)
+def final_ranks(holes: np.ndarray, runouts: np.ndarray) -> np.ndarray:
+    """The rank of every position's hand with its trial's whole runout, (trials, players): what a showdown
+    of the trial ranks, once for both branches (numba kernel; `HandState.known_ranks`)."""
+    trials, players = holes.shape[0], holes.shape[1]
+    out = np.empty((trials, players), dtype=np.int64)
+    for t in range(trials):
+        board_key, board_mask = hand_key(runouts[t])
+        for p in range(players):
+            out[t, p] = rank_with(board_key, board_mask, holes[t, p, 0], holes[t, p, 1])
+    return out
+
+
 def trial_values(
     holes: np.ndarray, runouts: np.ndarray, first_round: int, seats: list[int], weights: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -324,22 +337,16 @@ def trial_values(
 class _Playout:
     """What every play-out of one decision shares: the triple constants, thresholds per position, round and
     bets faced (``thresholds`` (players, 4, 3, 2)), Loki-2's position and semi-bluff flag. Triples come from
-    the numba twin of `reference_triple` (`triple_into`), a context array refilled at each action."""
+    the numba twin of `reference_triple` (`triple_into`), asked with one tuple of numbers per action."""
 
     def __init__(self, rules: TripleRules, thresholds: np.ndarray, me: int, semi_bluffing: bool) -> None:
         self.rules, self.me, self.semi_bluffing = rules.as_array(), me, semi_bluffing
         self.thresholds = thresholds.tolist()
-        self.context, self.triple = np.empty(12), np.empty(3)
+        self.triple = np.empty(3)
 
     def play(self, state: HandState, forced: int, strength, potential, draws) -> float:
         """Play `state` out after Loki-2's `forced` action, everyone by triples; Loki-2's net from here."""
-        me, rules, thresholds, context, triple = (
-            self.me,
-            self.rules,
-            self.thresholds,
-            self.context,
-            self.triple,
-        )
+        me, rules, thresholds, triple = self.me, self.rules, self.thresholds, self.triple
         before = state.committed[me]
         state.act(forced)
         config = state.config
@@ -357,8 +364,8 @@ class _Playout:
             ppot = potential[p][rnd]
             ehs = hs_n + (1 - hs_n) * ppot
             t1, t2 = thresholds[p][rnd][min(faced, 2)]
-            # the `TripleContext` fields in order
-            context[:] = (
+            # the `TripleContext` fields in order, then the hand's values and thresholds
+            values = (
                 rnd,
                 faced,
                 state.bets_made,
@@ -371,8 +378,14 @@ class _Playout:
                 called[p],
                 p == me and self.semi_bluffing,
                 RAISE in state.legal_actions(),
+                hs_n,
+                ehs,
+                ehs,
+                ppot,
+                t1,
+                t2,
             )
-            triple_into(hs_n, ehs, ehs, ppot, context, rules, t1, t2, triple)
+            triple_into(values, rules, triple)
             action = select_action(triple.tolist(), draws[k])
             k = (k + 1) % len(draws)
             if action == CALL and to_call > 0:
@@ -425,12 +438,15 @@ def simulate(
         playout = _Playout(rules, thresholds, me, semi_bluffing)
     results = np.empty((2, trials))
     played = 0
+    cards, boards = holes.reshape(worlds, -1).tolist(), runouts.tolist()
+    ranks = final_ranks(holes, runouts).tolist()
     for t in range(trials):
         for branch, forced in enumerate((CALL, RAISE) if can_raise else (CALL,)):
             w = t if config.common_random_numbers or branch == 0 else trials + t
             state = base.copy()
-            state.holes = holes[w].reshape(-1).tolist()
-            state.runout = runouts[w].tolist()
+            state.holes = cards[w][:]
+            state.runout = boards[w][:]
+            state.known_ranks = ranks[w]
             if config.mode == "playout":
                 results[branch, t] = playout.play(state, forced, strength[w], potential[w], draws[w])
             else:

@@ -194,10 +194,14 @@ def _ramp(x, threshold, width):
 
 
 @nb.njit(cache=True)
-def triple_into(hs_n, ehs_opt, ehs, potential, c, k, t1, t2, out):
-    """`reference_triple` written for numba: context `c` (`context_array`), rules `k`
-    (`TripleRules.as_array`); writes (fold, call, raise) into `out`."""
-    out[0], out[1], out[2] = _triple(hs_n, ehs_opt, ehs, potential, c, k, t1, t2)
+def triple_into(values, k, out):
+    """`reference_triple` written for numba, all its numbers in one tuple ``values``: the `TripleContext`
+    fields in order (ints and bools as they are), then HS_n, EHS', EHS, PPOT, t1 and t2; rules `k`
+    (`TripleRules.as_array`); writes (fold, call, raise) into `out`. One tuple argument keeps the call cheap
+    in the simulator's inner loop."""
+    out[0], out[1], out[2] = _triple(
+        values[12], values[13], values[14], values[15], values, k, values[16], values[17]
+    )
 
 
 @nb.njit(inline="always", cache=True)
@@ -274,6 +278,17 @@ def _triple(hs_n, ehs_opt, ehs, potential, c, k, t1, t2):
     return f, cl, r
 
 
+@nb.njit(inline="always", cache=True)
+def holding_triple(hs, ppot, opponents, c, k, t1, t2):
+    """The triple of one holding from its HS_1 and PPOT_c, as `holding_triples` asks it (numba kernel):
+    HS_n = HS_1^n by repeated products, EHS' = HS_n + (1 - HS_n) PPOT standing in for EHS too."""
+    hs_n = hs
+    for _ in range(opponents - 1):
+        hs_n *= hs
+    ehs_opt = hs_n + (1 - hs_n) * ppot
+    return _triple(hs_n, ehs_opt, ehs_opt, ppot, c, k, t1, t2)
+
+
 @nb.njit(cache=True)
 def _holding_triples(strength, potential, opponents, c, k, t1, t2):
     n = strength.shape[0]
@@ -282,12 +297,7 @@ def _holding_triples(strength, potential, opponents, c, k, t1, t2):
         hs = strength[i]
         if hs != hs:  # NaN: the holding meets the board
             continue
-        hs_n = hs
-        for _ in range(opponents - 1):
-            hs_n *= hs
-        ppot = potential[i]
-        ehs_opt = hs_n + (1 - hs_n) * ppot
-        out[i, 0], out[i, 1], out[i, 2] = _triple(hs_n, ehs_opt, ehs_opt, ppot, c, k, t1, t2)
+        out[i, 0], out[i, 1], out[i, 2] = holding_triple(hs, potential[i], opponents, c, k, t1, t2)
     return out
 
 
