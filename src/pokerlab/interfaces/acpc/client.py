@@ -32,7 +32,7 @@ from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_vi
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.client_results import ClientResults
-from pokerlab.interfaces.acpc.matchstate import Follower, MatchState, parse_matchstate
+from pokerlab.interfaces.acpc.matchstate import Follower, MatchState
 
 log = logging.getLogger(__name__)
 VERSION = "VERSION:2.0.0"
@@ -93,6 +93,7 @@ class AcpcClient:
 
     def _play(self) -> ClientReport:
         channel = self.channel
+        follow = self.follower.follow_line
         try:
             channel.send(VERSION)
         except ConnectionClosed:
@@ -110,13 +111,12 @@ class AcpcClient:
                     self._seats_comment(line)
                 continue
             try:
-                ms = parse_matchstate(line)
-                state = self.follower.follow(ms)
+                state = follow(line)
             except PokerlabError as exc:  # a line no rules make sense of (the engine says why)
                 self._warn(f"ignored the line {line[:80]!r}: {exc}")
                 continue
             try:
-                self._handle(ms, state, line)
+                self._handle(self.follower.last, state, line)
             except ConnectionClosed:
                 return self.report
 
