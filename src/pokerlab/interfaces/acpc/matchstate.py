@@ -313,9 +313,8 @@ class HandLines:
         board = state.board_seen
         if len(board) != self.dealt:
             self.dealt = len(board)
-            self.board = "".join(
-                "/" + "".join(map(format_card, board[a:b])) for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b
-            )
+            rounds = [board[a:b] for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b]
+            self.board = "".join("/" + "".join(map(format_card, r)) for r in rounds)
         if state.is_over and state.showdown:
             shown = state.shown()
             holes = state.holes
