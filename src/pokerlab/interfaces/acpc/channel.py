@@ -11,10 +11,13 @@ from __future__ import annotations
 import math
 import select
 import socket
+import struct
 import time
 
 from pokerlab.errors import PokerlabError
 from pokerlab.interfaces.acpc.matchstate import MAX_LINE
+
+_TIMEVAL = struct.Struct("@ll")  # struct timeval: seconds, microseconds
 
 
 class ConnectionClosed(PokerlabError):
@@ -29,9 +32,9 @@ class Channel:
     """Reads and writes lines on a connected socket.
 
     The socket blocks, but no call waits unbounded except a read without a deadline: a read with one
-    polls with the time left and then receives without waiting, and a send never waits in the kernel
-    (``MSG_DONTWAIT``), polling while the other side reads for at most `send_timeout`. So a read without a
-    deadline (a client's) is one system call, a read with one (the dealer's) two, and a send one (Python's
+    waits at most the time left, rounded up to the millisecond, in the kernel (``SO_RCVTIMEO``, set again
+    only when that changes), and a send never waits in the kernel (``MSG_DONTWAIT``), polling while the
+    other side reads for at most `send_timeout`. So a read and a send are one system call each (Python's
     own socket timeouts would add a mode switch and a poll to each). Each receive is split into lines at
     once, kept until read.
     """
@@ -40,14 +43,13 @@ class Channel:
         self.sock = sock
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.setblocking(True)
-        self.readable = select.poll()
-        self.readable.register(sock, select.POLLIN)
         self.writable = select.poll()
         self.writable.register(sock, select.POLLOUT)
         self.lines: list[bytes | None] = []  # lines received and not yet read, the next one last
         self.partial = b""  # the start of a line whose end has not come
         self.skipping = False  # inside an over-long line, dropping bytes up to its end
         self.queued: list[str] = []
+        self.receive_limit = 0  # the socket's SO_RCVTIMEO in milliseconds (0: none)
         #: seconds a send may wait for the other side to read (None: no limit)
         self.send_timeout: float | None = None
 
@@ -69,15 +71,20 @@ class Channel:
     def _receive(self, ends: float | None) -> bool:
         """Receive what has come (waiting until `ends`, a `time.monotonic` time; None: no limit) and split
         it into lines; False when the deadline passes first."""
-        try:
-            if ends is None:
-                data = self.sock.recv(65536)
-            elif _wait(self.readable, ends):
-                data = self.sock.recv(65536, socket.MSG_DONTWAIT)
-            else:
+        limit = 0
+        if ends is not None:
+            left = ends - time.monotonic()
+            if left <= 0:
                 return False
-        except BlockingIOError:  # woken with nothing to read after all
-            return True
+            limit = math.ceil(left * 1000)
+        if limit != self.receive_limit:
+            seconds, ms = divmod(limit, 1000)
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _TIMEVAL.pack(seconds, ms * 1000))
+            self.receive_limit = limit
+        try:
+            data = self.sock.recv(65536)
+        except BlockingIOError:  # SO_RCVTIMEO ran out: the deadline passed
+            return False
         except OSError as exc:
             raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
         if not data:

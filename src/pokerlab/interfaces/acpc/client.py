@@ -9,10 +9,11 @@ line it was sent followed by ':' and the action letter. The agent lives for the 
 keeps its memory across hands.
 
 Who sits where: ACPC names no players. Our dealer says it in a comment before each hand
-(``# pokerlab seats 2|0|1``: the lasting seat at each position); without one the client assumes our
-rotation (the button moves one seat a hand: the seat at position p in hand h is (p + h + 1) mod n),
-which heads-up is every dealer's. With a `ClientResults`, every finished hand also goes to our results
-folder (`client_results`).
+(``# pokerlab seats 2|0|1``: the lasting seat at each position); without one the client assumes the
+ACPC reference dealer's rotation (its ``seatToPlayer``: the seat at position p in hand h is (p + h) mod
+n, so each seat's position drops by one a hand; our own dealer seats (p + h + 1) mod n, the same turn
+one hand ahead, and says so in its comment). With a `ClientResults`, every finished hand also goes to
+our results folder (`client_results`).
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ class AcpcClient:
             if told is not None and sorted(told) == list(range(n)):
                 self.seats = told
             else:
-                self.seats = tuple((q + ms.hand + 1) % n for q in range(n))
+                self.seats = tuple((q + ms.hand) % n for q in range(n))  # ACPC's reference dealer
             if not self.seeded:
                 agent.seed(np.random.default_rng([self.seed, 1, self.session, self.seats[p]]))
                 self.seeded = True
