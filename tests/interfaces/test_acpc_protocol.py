@@ -266,6 +266,7 @@ def test_follower_judges_every_line_as_the_reference_does():
         "MATCHSTATE:0:0:ccc/ccc/r250:As2d||/Kh7c3s/9d",  # a no-limit amount
         "MATCHSTATE:0:0:ccc/ccc/:As2d||/Kh7c3s/7c",  # a turn card dealt on the flop
         "MATCHSTATE:0:0:ccc/ccc/:As2d||/Kh7c3s/As",  # a turn card in our hand
+        "MATCHSTATE:0:1::As2d||/As7c3s",  # a new hand with a card twice
     ]
     good = ["MATCHSTATE:0:0:ccc/ccc/ccc/:As2d||/Kh7c3s/9d/2c"]  # two rounds dealt at once
     shuffled = [lines[i] for i in rng.integers(0, len(lines), 200)]  # repeats, going back, jumping hands

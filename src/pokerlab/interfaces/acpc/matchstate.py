@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from pokerlab.cards import NUM_CARDS, format_card, parse_cards
 from pokerlab.engine import ACTION_LETTERS, BOARD_SIZE, UNKNOWN, GameConfig, HandState, replay
-from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards
+from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
 
 #: The longest line the protocol allows, in bytes (without the line end).
 MAX_LINE = 4096
@@ -124,7 +124,9 @@ class Follower:
         last, state = self.last, self.state
         self.last = self.state = None  # a line that raises leaves nothing to extend
         if last is None or not _extends(ms, last) or not _advance(state, ms, last):
-            state = ms.replay(self.config)
+            state = _start(ms, self.config) if not ms.betting else None
+            if state is None:
+                state = ms.replay(self.config)
         self.last, self.state = ms, state
         return state
 
@@ -166,6 +168,24 @@ def _dealt(cards: str, last: str, state: HandState, rounds_dealt: int) -> tuple[
     if any(c in state.holes or c in state.runout for c in new):
         return None
     return rounds
+
+
+def _start(ms: MatchState, config: GameConfig) -> HandState | None:
+    """The hand of a line with no betting yet (a hand's first line), dealt as `MatchState.replay` deals it
+    but without replaying; None where only the replay can judge the line (cards repeated, a game the
+    engine refuses, a round the rules do not reach)."""
+    holes: list[int] = []
+    for h in ms.holes:
+        holes += h if h else (UNKNOWN, UNKNOWN)
+    board = [c for r in ms.board for c in r]
+    known = [c for c in holes + board if c != UNKNOWN]
+    if len(set(known)) != len(known):
+        return None
+    try:
+        state = HandState(config, holes, board, [config.starting_stack()] * len(ms.holes))
+    except PokerlabError:
+        return None
+    return state if state.is_over or state.round == 0 else None
 
 
 def _extends(ms: MatchState, last: MatchState) -> bool:
