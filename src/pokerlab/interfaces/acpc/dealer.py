@@ -60,6 +60,7 @@ class AcpcTable(Table):
             betting = state.betting_string()
             line = format_state_line(self.logged, betting, state.holes, state.board_seen, state.nets, names)
             self.log.write(line + "\n")
+            self.log.flush()  # a finished hand survives the dealer's crash (one write a hand, no fsync)
         self.logged += 1
         return state
 
