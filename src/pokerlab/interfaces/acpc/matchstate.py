@@ -143,7 +143,8 @@ class Follower:
                 if dealt:
                     state.runout = state.runout + [c for r in dealt for c in r]
                 if _act_letters(state, betting, len(last.betting)):
-                    self.last, self.state = last._replace(betting=betting, board=last.board + dealt), state
+                    self.last = MatchState._make((last[0], last[1], betting, last[3], last[4] + dealt))
+                    self.state = state
                     self.cards = cards
                     return state
         ms = parse_matchstate(line)
