@@ -171,17 +171,24 @@ def _dealt(cards: str, last: str, state: HandState, rounds_dealt: int) -> tuple[
     return rounds
 
 
-def _start(ms: MatchState, config: GameConfig) -> HandState | None:
-    """The hand of a line with no betting yet (a hand's first line), dealt as `MatchState.replay` deals it
-    but without replaying; None where only the replay can judge the line (cards repeated, a game the
-    engine refuses, a round the rules do not reach)."""
+def _engine_cards(ms: MatchState) -> tuple[list[int], list[int]] | None:
+    """The engine's hole cards (`UNKNOWN` where unseen) and board of line `ms`; None for a card repeated."""
     holes: list[int] = []
     for h in ms.holes:
         holes += h if h else (UNKNOWN, UNKNOWN)
     board = [c for r in ms.board for c in r]
     known = [c for c in holes + board if c != UNKNOWN]
-    if len(set(known)) != len(known):
+    return (holes, board) if len(set(known)) == len(known) else None
+
+
+def _start(ms: MatchState, config: GameConfig) -> HandState | None:
+    """The hand of a line with no betting yet (a hand's first line), dealt as `MatchState.replay` deals it
+    but without replaying; None where only the replay can judge the line (cards repeated, a game the
+    engine refuses, a round the rules do not reach)."""
+    cards = _engine_cards(ms)
+    if cards is None:
         return None
+    holes, board = cards
     try:
         state = HandState(config, holes, board, [config.starting_stack()] * len(ms.holes))
     except PokerlabError:
@@ -205,14 +212,10 @@ def _advance(state: HandState, ms: MatchState, last: MatchState) -> bool:
     """Apply what `ms` adds to `last` to `state` (the hand after `last`); False where only the full replay
     can judge the line (cards repeated, an illegal or unknown action, a round the rules do not reach)."""
     if ms.holes != last.holes or ms.board != last.board:
-        holes: list[int] = []
-        for h in ms.holes:
-            holes += h if h else (UNKNOWN, UNKNOWN)
-        board = [c for r in ms.board for c in r]
-        known = [c for c in holes + board if c != UNKNOWN]
-        if len(set(known)) != len(known):
+        cards = _engine_cards(ms)
+        if cards is None:
             return False
-        state.holes, state.runout = holes, board
+        state.holes, state.runout = cards
     return _act_letters(state, ms.betting, len(last.betting))
 
 
