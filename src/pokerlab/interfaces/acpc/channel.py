@@ -77,11 +77,11 @@ class Channel:
             if left <= 0:
                 return False
             limit = math.ceil(left * 1000)
-        if limit != self.receive_limit:
-            seconds, ms = divmod(limit, 1000)
-            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _TIMEVAL.pack(seconds, ms * 1000))
-            self.receive_limit = limit
         try:
+            if limit != self.receive_limit:
+                seconds, ms = divmod(limit, 1000)
+                self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _TIMEVAL.pack(seconds, ms * 1000))
+                self.receive_limit = limit
             data = self.sock.recv(65536)
         except BlockingIOError:  # SO_RCVTIMEO ran out: the deadline passed
             return False
