@@ -10,7 +10,9 @@ clients exchange in such a match, with no poker and no parsing. A heads-up alway
 actions; for each, our dealer sends the actor the lines queued for it since it last acted (one message; a
 hand's final line goes with the next hand's first) and reads one answer. Beside each rate, the CPU time
 (user and system) a hand costs all its processes together, the clients' start-up (measured alone) taken
-off. Each figure is the best of ``--repeats`` runs.
+off; for ours also each process's own (less sensitive to a loaded machine than the rate: the protocol is
+sequential, so on an idle machine a hand's wall time is about the CPU on its critical path plus the
+loopback wake-ups). Each figure is the best of ``--repeats`` runs.
 Usage: ``python benchmarks/acpc.py [--hands N] [--seed S] [--repeats R] [--json]``.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import resource
 import socket
 import subprocess
@@ -46,17 +49,22 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _cpu_of(process: subprocess.Popen) -> float:
+    """Wait for a child process; the CPU seconds (user and system) it used."""
+    _, _, usage = os.wait4(process.pid, 0)
+    process.returncode = 0  # reaped here
+    return usage.ru_utime + usage.ru_stime
+
+
 def client_start_cpu() -> float:
-    """CPU seconds a client process spends starting (imports, agent) and stopping, without a dealer."""
-    before = _children_cpu()
-    client = _client(1)  # nobody listens on port 1: it starts, fails to connect, exits
-    client.wait(30)
-    return _children_cpu() - before
+    """CPU seconds a client process spends starting (imports, agent) and stopping, without a dealer: the
+    least of three."""
+    return min(_cpu_of(_client(1)) for _ in range(3))  # nobody listens on port 1: it starts, fails, exits
 
 
-def ours(hands: int, seed: int, start_cpu: float) -> tuple[float, float]:
-    """Hands/s of our dealer with two of our always-call clients, each in its own process, and the CPU
-    seconds a hand costs the three of them (the clients' start-up taken off)."""
+def ours(hands: int, seed: int, start_cpu: float) -> tuple[float, float, list[float]]:
+    """Hands/s of our dealer with two of our always-call clients, each in its own process; the CPU seconds
+    a hand costs the dealer (from the end of the first hand) and each client (its start-up taken off)."""
     first: list[float] = []
     finish = AcpcTable.finish_hand
 
@@ -69,7 +77,6 @@ def ours(hands: int, seed: int, start_cpu: float) -> tuple[float, float]:
 
     clients: list[subprocess.Popen] = []
     AcpcTable.finish_hand = timed
-    children = _children_cpu()
     try:
         result = run_dealer(
             GameConfig(),
@@ -81,13 +88,11 @@ def ours(hands: int, seed: int, start_cpu: float) -> tuple[float, float]:
         elapsed, dealer_cpu = time.perf_counter() - first[0], time.process_time() - first[1]
     finally:
         AcpcTable.finish_hand = finish
-        for c in clients:
-            c.wait(30)
-    clients_cpu = _children_cpu() - children - 2 * start_cpu
+        clients_cpu = [_cpu_of(c) - start_cpu for c in clients]
     assert result.match.hands == hands and not result.left and not any(result.warnings.values())
     local = pokerlab.play_match(["call", "call"], hands=hands, seed=seed)
     assert (result.match.nets == local.nets).all()  # the protocol played the same hands
-    return (hands - 1) / elapsed, (dealer_cpu + clients_cpu * (hands - 1) / hands) / (hands - 1)
+    return (hands - 1) / elapsed, dealer_cpu / (hands - 1), [c / hands for c in clients_cpu]
 
 
 def in_process(hands: int, seed: int) -> tuple[float, float]:
@@ -163,16 +168,34 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     start_cpu = client_start_cpu()
+    acpc = [ours(args.hands, args.seed, start_cpu) for _ in range(args.repeats)]
     runs = {
-        "acpc_loopback": [ours(args.hands, args.seed, start_cpu) for _ in range(args.repeats)],
+        "acpc_loopback": [(rate, dealer + sum(clients)) for rate, dealer, clients in acpc],
         "play_match": [in_process(args.hands, args.seed) for _ in range(args.repeats)],
         "bare_sockets": [floor(args.hands) for _ in range(args.repeats)],
     }
     rates = {name: max(r for r, _ in runs[name]) for name in runs}
     cpu = {name: min(c for _, c in runs[name]) * 1e6 for name in runs}  # microseconds a hand
+    # each process's least CPU a hand over the repeats
+    processes = {"dealer": min(d for _, d, _ in acpc) * 1e6}
+    for k in range(2):
+        processes[f"client{k}"] = min(c[k] for _, _, c in acpc) * 1e6
     if args.json:
         print(
-            json.dumps({"hands": args.hands, "seed": args.seed, "hands_per_s": rates, "cpu_us_per_hand": cpu})
+            json.dumps(
+                {
+                    "hands": args.hands,
+                    "seed": args.seed,
+                    "repeats": args.repeats,
+                    "hands_per_s": rates,
+                    "cpu_us_per_hand": cpu,
+                    "acpc_cpu_us_per_hand_by_process": processes,
+                    "acpc_runs": [
+                        {"hands_per_s": r, "dealer_us": d * 1e6, "clients_us": [c * 1e6 for c in cs]}
+                        for r, d, cs in acpc
+                    ],
+                }
+            )
         )
         return
     ours_rate, ours_cpu = rates["acpc_loopback"], cpu["acpc_loopback"]
@@ -193,6 +216,11 @@ def main() -> None:
     ]
     for title, name, note in rows:
         print(f"  {title:42s} {rates[name]:7.0f} hands/s {cpu[name]:6.0f} us CPU/hand  ({note})")
+    each = ", ".join(f"{name} {us:.0f}" for name, us in processes.items())
+    print(f"  ACPC CPU a hand by process (us, least of {args.repeats}): {each}")
+    for rate, dealer, clients in acpc:
+        each = " ".join(f"{c * 1e6:.0f}" for c in clients)
+        print(f"    run: {rate:5.0f} hands/s, dealer {dealer * 1e6:.0f} us, clients {each} us")
 
 
 if __name__ == "__main__":

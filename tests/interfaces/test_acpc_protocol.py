@@ -18,7 +18,7 @@ from pokerlab.interfaces.acpc.gamedef import STANDARD_GAMES, gamedef_of, load_ga
 from pokerlab.interfaces.acpc.matchstate import (
     MAX_LINE,
     Follower,
-    LineWriter,
+    HandLines,
     matchstate_of,
     parse_matchstate,
 )
@@ -228,21 +228,25 @@ def _same_hand(a: HandState, b: HandState) -> bool:
 
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_line_writer_and_follower_equal_their_references(players):
-    """The dealer's `LineWriter` writes what `matchstate_of` formats; the client's `Follower` reaches the
+    """The dealer's `HandLines` writes what `matchstate_of` formats; the client's `Follower` reaches the
     state `MatchState.replay` rebuilds from scratch, line after line, for every seat of 200 random hands."""
     rng = np.random.default_rng(players)
     followers = [Follower(GameConfig()) for _ in range(players)]
+    text_followers = [Follower(GameConfig()) for _ in range(players)]  # `follow_line`: the text itself
     for hand in range(200):
         states = _random_hand_states(rng, players)
-        for p in range(players):
-            writer = LineWriter(p, hand)
-            for state in states:
-                line = writer.line(state)
+        lines = HandLines(hand)  # shared by the seats, as at the dealer: every seat's line after each action
+        for state in states:
+            for p in range(players):
+                line = lines.line(state, p)
                 assert line == matchstate_of(state, p, hand).format()
                 ms = parse_matchstate(line)
                 followed = followers[p].follow(ms)
-                assert _same_hand(followed, ms.replay(GameConfig()))
+                reference = ms.replay(GameConfig())
+                assert _same_hand(followed, reference)
                 assert _same_hand(followed, state)  # the seat's view keeps the whole hand
+                assert _same_hand(text_followers[p].follow_line(line), reference)
+                assert text_followers[p].last == ms
 
 
 def test_follower_judges_every_line_as_the_reference_does():
@@ -260,10 +264,14 @@ def test_follower_judges_every_line_as_the_reference_does():
         "MATCHSTATE:0:0:ccc/ccc:As2d||/Kh7c3s",  # the turn reached with no turn card
         "MATCHSTATE:0:0:ccc/cc/:As2d||/Kh7c3s/9d",  # a round the rules do not reach
         "MATCHSTATE:0:0:ccc/ccc/r250:As2d||/Kh7c3s/9d",  # a no-limit amount
+        "MATCHSTATE:0:0:ccc/ccc/:As2d||/Kh7c3s/7c",  # a turn card dealt on the flop
+        "MATCHSTATE:0:0:ccc/ccc/:As2d||/Kh7c3s/As",  # a turn card in our hand
+        "MATCHSTATE:0:1::As2d||/As7c3s",  # a new hand with a card twice
     ]
+    good = ["MATCHSTATE:0:0:ccc/ccc/ccc/:As2d||/Kh7c3s/9d/2c"]  # two rounds dealt at once
     shuffled = [lines[i] for i in rng.integers(0, len(lines), 200)]  # repeats, going back, jumping hands
-    stream = lines + [line for b in bad for line in (base, b)] + shuffled
-    follower = Follower(GameConfig())
+    stream = lines + [line for b in bad + good for line in (base, b)] + shuffled
+    follower, text_follower = Follower(GameConfig()), Follower(GameConfig())
     errors = 0
     for line in stream:
         ms = parse_matchstate(line)
@@ -272,9 +280,12 @@ def test_follower_judges_every_line_as_the_reference_does():
         except Exception as exc:  # noqa: BLE001 - the same error, by type and message
             with pytest.raises(type(exc), match=re.escape(str(exc))):
                 follower.follow(ms)
+            with pytest.raises(type(exc), match=re.escape(str(exc))):
+                text_follower.follow_line(line)
             errors += 1
             continue
         assert _same_hand(follower.follow(ms), expected)
+        assert _same_hand(text_follower.follow_line(line), expected)
     assert errors == len(bad)
 
 
@@ -328,7 +339,8 @@ def test_channel_takes_lines_up_to_the_limit_and_skips_longer_ones(end):
         else:
             with pytest.raises(LineTooLong):
                 channel.readline(5)
-        assert len(channel.buffer) <= 2 * 65536  # never more than a read beyond a line
+        kept = len(channel.partial) + sum(len(line or b"") for line in channel.lines)
+        assert kept <= 2 * 65536  # never more than a read beyond a line
         sender.join(5)
     b.close()
     with pytest.raises(ConnectionClosed):

@@ -11,10 +11,13 @@ from __future__ import annotations
 import math
 import select
 import socket
+import struct
 import time
 
 from pokerlab.errors import PokerlabError
 from pokerlab.interfaces.acpc.matchstate import MAX_LINE
+
+_TIMEVAL = struct.Struct("@ll")  # struct timeval: seconds, microseconds
 
 
 class ConnectionClosed(PokerlabError):
@@ -28,22 +31,25 @@ class LineTooLong(PokerlabError):
 class Channel:
     """Reads and writes lines on a connected socket.
 
-    The socket stays non-blocking and every wait is a `poll` with the time left, so a read is a poll and
-    a receive, and a send one system call while the other side keeps reading (Python's own socket
-    timeouts would add a mode switch and a poll to each).
+    The socket blocks, but no call waits unbounded except a read without a deadline: a read with one
+    waits at most the time left, rounded up to the millisecond, in the kernel (``SO_RCVTIMEO``, set again
+    only when that changes), and a send never waits in the kernel (``MSG_DONTWAIT``), polling while the
+    other side reads for at most `send_timeout`. So a read and a send are one system call each (Python's
+    own socket timeouts would add a mode switch and a poll to each). Each receive is split into lines at
+    once, kept until read.
     """
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.setblocking(False)
-        self.readable = select.poll()
-        self.readable.register(sock, select.POLLIN)
+        sock.setblocking(True)
         self.writable = select.poll()
         self.writable.register(sock, select.POLLOUT)
-        self.buffer = b""
-        self.queued: list[str] = []
+        self.lines: list[bytes | None] = []  # lines received and not yet read, the next one last
+        self.partial = b""  # the start of a line whose end has not come
         self.skipping = False  # inside an over-long line, dropping bytes up to its end
+        self.queued: list[str] = []
+        self.receive_limit = 0  # the socket's SO_RCVTIMEO in milliseconds (0: none)
         #: seconds a send may wait for the other side to read (None: no limit)
         self.send_timeout: float | None = None
 
@@ -52,28 +58,47 @@ class Channel:
 
         Raises `ConnectionClosed` at the end of the stream, `LineTooLong` for a line over `MAX_LINE` bytes.
         """
-        ends = None if timeout is None else time.monotonic() + timeout
-        while True:
-            i = self.buffer.find(b"\n")
-            if i >= 0:
-                line, self.buffer = self.buffer[:i].rstrip(b"\r"), self.buffer[i + 1 :]
-                if self.skipping or len(line) > MAX_LINE:
-                    self.skipping = False
-                    raise LineTooLong(f"a line over {MAX_LINE} bytes was skipped")
-                return line.decode("utf-8", "replace")
-            if len(self.buffer) > MAX_LINE + 1:
-                self.buffer, self.skipping = b"", True
-            if not _wait(self.readable, ends):
-                return None
-            try:
-                data = self.sock.recv(65536)
-            except BlockingIOError:
-                continue
-            except OSError as exc:
-                raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
-            if not data:
-                raise ConnectionClosed("the other side closed the connection")
-            self.buffer += data
+        if not self.lines:
+            ends = None if timeout is None else time.monotonic() + timeout
+            while not self.lines:
+                if not self._receive(ends):
+                    return None
+        line = self.lines.pop()
+        if line is None or (len(line) > MAX_LINE and len(line.rstrip(b"\r")) > MAX_LINE):
+            raise LineTooLong(f"a line over {MAX_LINE} bytes was skipped")
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+    def _receive(self, ends: float | None) -> bool:
+        """Receive what has come (waiting until `ends`, a `time.monotonic` time; None: no limit) and split
+        it into lines; False when the deadline passes first."""
+        limit = 0
+        if ends is not None:
+            left = ends - time.monotonic()
+            if left <= 0:
+                return False
+            limit = math.ceil(left * 1000)
+        try:
+            if limit != self.receive_limit:
+                seconds, ms = divmod(limit, 1000)
+                self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _TIMEVAL.pack(seconds, ms * 1000))
+                self.receive_limit = limit
+            data = self.sock.recv(65536)
+        except BlockingIOError:  # SO_RCVTIMEO ran out: the deadline passed
+            return False
+        except OSError as exc:
+            raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
+        if not data:
+            raise ConnectionClosed("the other side closed the connection")
+        lines: list[bytes | None] = (self.partial + data).split(b"\n")
+        self.partial = lines.pop()
+        if self.skipping and lines:
+            lines[0] = None  # the end of the over-long line
+            self.skipping = False
+        if len(self.partial) > MAX_LINE + 1:
+            self.partial, self.skipping = b"", True
+        lines.reverse()
+        self.lines = lines
+        return True
 
     def queue(self, line: str) -> None:
         """Keep a line to send with the next `flush`."""
@@ -82,24 +107,35 @@ class Channel:
     def flush(self) -> None:
         """Send the queued lines; `ConnectionClosed` when the other side is gone or reads none of them
         within `send_timeout`."""
-        if not self.queued:
-            return
-        data = memoryview("\r\n".join(self.queued).encode() + b"\r\n")
-        self.queued = []
-        ends = None if self.send_timeout is None else time.monotonic() + self.send_timeout
-        while data:
-            try:
-                data = data[self.sock.send(data) :]
-            except BlockingIOError:
-                if not _wait(self.writable, ends):
-                    raise ConnectionClosed(f"the other side read nothing for {self.send_timeout} s") from None
-            except OSError as exc:
-                raise ConnectionClosed(f"cannot send ({exc.strerror or exc})") from None
+        if self.queued:
+            data = ("\r\n".join(self.queued) + "\r\n").encode()
+            self.queued = []
+            self._send(data)
 
     def send(self, line: str) -> None:
         """Send one line (and any queued before it); `ConnectionClosed` when the other side is gone."""
         self.queued.append(line)
         self.flush()
+
+    def _send(self, data: bytes) -> None:
+        try:
+            sent = self.sock.send(data, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            sent = 0
+        except OSError as exc:
+            raise ConnectionClosed(f"cannot send ({exc.strerror or exc})") from None
+        if sent == len(data):
+            return
+        view = memoryview(data)[sent:]
+        ends = None if self.send_timeout is None else time.monotonic() + self.send_timeout
+        while view:
+            try:
+                view = view[self.sock.send(view, socket.MSG_DONTWAIT) :]
+            except BlockingIOError:
+                if not _wait(self.writable, ends):
+                    raise ConnectionClosed(f"the other side read nothing for {self.send_timeout} s") from None
+            except OSError as exc:
+                raise ConnectionClosed(f"cannot send ({exc.strerror or exc})") from None
 
     def close(self) -> None:
         try:

@@ -9,10 +9,11 @@ line it was sent followed by ':' and the action letter. The agent lives for the 
 keeps its memory across hands.
 
 Who sits where: ACPC names no players. Our dealer says it in a comment before each hand
-(``# pokerlab seats 2|0|1``: the lasting seat at each position); without one the client assumes our
-rotation (the button moves one seat a hand: the seat at position p in hand h is (p + h + 1) mod n),
-which heads-up is every dealer's. With a `ClientResults`, every finished hand also goes to our results
-folder (`client_results`).
+(``# pokerlab seats 2|0|1``: the lasting seat at each position); without one the client assumes the
+ACPC reference dealer's rotation (its ``seatToPlayer``: the seat at position p in hand h is (p + h) mod
+n, so each seat's position drops by one a hand; our own dealer seats (p + h + 1) mod n, the same turn
+one hand ahead, and says so in its comment). With a `ClientResults`, every finished hand also goes to
+our results folder (`client_results`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_vi
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.client_results import ClientResults
-from pokerlab.interfaces.acpc.matchstate import Follower, MatchState, parse_matchstate
+from pokerlab.interfaces.acpc.matchstate import Follower, MatchState
 
 log = logging.getLogger(__name__)
 VERSION = "VERSION:2.0.0"
@@ -93,6 +94,7 @@ class AcpcClient:
 
     def _play(self) -> ClientReport:
         channel = self.channel
+        follow = self.follower.follow_line
         try:
             channel.send(VERSION)
         except ConnectionClosed:
@@ -110,13 +112,12 @@ class AcpcClient:
                     self._seats_comment(line)
                 continue
             try:
-                ms = parse_matchstate(line)
-                state = self.follower.follow(ms)
+                state = follow(line)
             except PokerlabError as exc:  # a line no rules make sense of (the engine says why)
                 self._warn(f"ignored the line {line[:80]!r}: {exc}")
                 continue
             try:
-                self._handle(ms, state, line)
+                self._handle(self.follower.last, state, line)
             except ConnectionClosed:
                 return self.report
 
@@ -141,7 +142,7 @@ class AcpcClient:
             if told is not None and sorted(told) == list(range(n)):
                 self.seats = told
             else:
-                self.seats = tuple((q + ms.hand + 1) % n for q in range(n))
+                self.seats = tuple((q + ms.hand) % n for q in range(n))  # ACPC's reference dealer
             if not self.seeded:
                 agent.seed(np.random.default_rng([self.seed, 1, self.session, self.seats[p]]))
                 self.seeded = True

@@ -28,6 +28,7 @@ from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.records import format_state_line
 from pokerlab.errors import ConfigError
+from pokerlab.interfaces.acpc.matchstate import HandLines
 from pokerlab.interfaces.acpc.seat import AcpcPlayer
 
 
@@ -46,6 +47,11 @@ class AcpcTable(Table):
             player.table = self
         self.log = log
         self.logged = 0
+        self.lines = HandLines(0)
+
+    def start_hand(self, state: HandState, seats: Sequence[int]) -> None:
+        self.lines = HandLines(self.hand_number)  # every seat's lines of the hand, made once an action
+        super().start_hand(state, seats)
 
     def finish_hand(self) -> HandState:
         state = super().finish_hand()
@@ -54,6 +60,7 @@ class AcpcTable(Table):
             betting = state.betting_string()
             line = format_state_line(self.logged, betting, state.holes, state.board_seen, state.nets, names)
             self.log.write(line + "\n")
+            self.log.flush()  # a finished hand survives the dealer's crash (one write a hand, no fsync)
         self.logged += 1
         return state
 

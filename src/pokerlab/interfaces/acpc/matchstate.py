@@ -14,13 +14,12 @@ what each line adds to the one before, replaying in full whenever a line is anyt
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import NamedTuple
 
 from pokerlab.cards import NUM_CARDS, format_card, parse_cards
 from pokerlab.engine import ACTION_LETTERS, BOARD_SIZE, UNKNOWN, GameConfig, HandState, replay
-from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards
+from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
 
 #: The longest line the protocol allows, in bytes (without the line end).
 MAX_LINE = 4096
@@ -107,22 +106,94 @@ class Follower:
     A line of the same position and hand whose betting and cards extend the previous line's (what a
     dealer sends after each action) costs only its new actions; any other line, and any line the fast
     path cannot take, is replayed in full by `MatchState.replay` (the reference, which also names what is
-    wrong with a bad line). The state returned is the one kept, changed in place by the next line.
+    wrong with a bad line). `follow_line` takes the text itself and skips parsing a line whose head
+    (position, hand) and cards field are the last line's, so that only its betting is new (a dealer's
+    lines within a round). The state returned is the one kept, changed in place by the next line;
+    ``last`` is the last line followed.
     """
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
         self.last: MatchState | None = None
         self.state: HandState | None = None
+        self.head = ""  # the last line's text up to its betting, and its cards field
+        self.cards = ""
 
     def follow(self, ms: MatchState) -> HandState:
         """The hand after line `ms`; raises as `MatchState.replay` does."""
         last, state = self.last, self.state
         self.last = self.state = None  # a line that raises leaves nothing to extend
         if last is None or not _extends(ms, last) or not _advance(state, ms, last):
-            state = ms.replay(self.config)
+            state = _start(ms, self.config) if not ms.betting else None
+            if state is None:
+                state = ms.replay(self.config)
         self.last, self.state = ms, state
         return state
+
+    def follow_line(self, line: str) -> HandState:
+        """The hand after the text `line` (no line end): what ``follow(parse_matchstate(line))`` gives,
+        raising as it does."""
+        last = self.last
+        if last is not None and line.startswith(self.head) and len(line) <= MAX_LINE // 4:
+            betting, _, cards = line[len(self.head) :].partition(":")
+            dealt = () if cards == self.cards else _dealt(cards, self.cards, self.state, len(last.board))
+            if dealt is not None and betting.startswith(last.betting):
+                state = self.state
+                self.last = self.state = None
+                if dealt:
+                    state.runout = state.runout + [c for r in dealt for c in r]
+                if _act_letters(state, betting, len(last.betting)):
+                    self.last = MatchState._make((last[0], last[1], betting, last[3], last[4] + dealt))
+                    self.state = state
+                    self.cards = cards
+                    return state
+        ms = parse_matchstate(line)
+        state = self.follow(ms)
+        self.head, self.cards = f"MATCHSTATE:{ms.position}:{ms.hand}:", line.rpartition(":")[2]
+        return state
+
+
+def _dealt(cards: str, last: str, state: HandState, rounds_dealt: int) -> tuple[tuple[int, ...], ...] | None:
+    """The board rounds the cards field `cards` adds to the last line's `last` (which held `rounds_dealt`
+    rounds; nothing else changed), or None where it is anything else, or its cards are bad or already
+    dealt (the full path judges it)."""
+    if len(cards) <= len(last) or not cards.startswith(last) or cards[len(last)] != "/":
+        return None
+    try:
+        rounds = tuple([_cards(r) for r in cards[len(last) + 1 :].split("/")])
+    except InvalidCards:
+        return None
+    new = [c for r in rounds for c in r]
+    if len(rounds) + rounds_dealt > 3 or len(set(new)) != len(new):
+        return None
+    if any(c in state.holes or c in state.runout for c in new):
+        return None
+    return rounds
+
+
+def _engine_cards(ms: MatchState) -> tuple[list[int], list[int]] | None:
+    """The engine's hole cards (`UNKNOWN` where unseen) and board of line `ms`; None for a card repeated."""
+    holes: list[int] = []
+    for h in ms.holes:
+        holes += h if h else (UNKNOWN, UNKNOWN)
+    board = [c for r in ms.board for c in r]
+    known = [c for c in holes + board if c != UNKNOWN]
+    return (holes, board) if len(set(known)) == len(known) else None
+
+
+def _start(ms: MatchState, config: GameConfig) -> HandState | None:
+    """The hand of a line with no betting yet (a hand's first line), dealt as `MatchState.replay` deals it
+    but without replaying; None where only the replay can judge the line (cards repeated, a game the
+    engine refuses, a round the rules do not reach)."""
+    cards = _engine_cards(ms)
+    if cards is None:
+        return None
+    holes, board = cards
+    try:
+        state = HandState(config, holes, board, [config.starting_stack()] * len(ms.holes))
+    except PokerlabError:
+        return None
+    return state if state.is_over or state.round == 0 else None
 
 
 def _extends(ms: MatchState, last: MatchState) -> bool:
@@ -141,16 +212,18 @@ def _advance(state: HandState, ms: MatchState, last: MatchState) -> bool:
     """Apply what `ms` adds to `last` to `state` (the hand after `last`); False where only the full replay
     can judge the line (cards repeated, an illegal or unknown action, a round the rules do not reach)."""
     if ms.holes != last.holes or ms.board != last.board:
-        holes: list[int] = []
-        for h in ms.holes:
-            holes += h if h else (UNKNOWN, UNKNOWN)
-        board = [c for r in ms.board for c in r]
-        known = [c for c in holes + board if c != UNKNOWN]
-        if len(set(known)) != len(known):
+        cards = _engine_cards(ms)
+        if cards is None:
             return False
-        state.holes, state.runout = holes, board
+        state.holes, state.runout = cards
+    return _act_letters(state, ms.betting, len(last.betting))
+
+
+def _act_letters(state: HandState, betting: str, start: int) -> bool:
+    """Apply the actions of ``betting[start:]`` to `state`; False where only the full replay can judge
+    them (an illegal or unknown action, a round the rules do not reach or whose cards are not dealt)."""
     cards = len(state.runout)
-    for letter in ms.betting[len(last.betting) :]:
+    for letter in betting[start:]:
         if letter == "/":
             continue
         action = ACTION_LETTERS.find(letter)
@@ -162,7 +235,7 @@ def _advance(state: HandState, ms: MatchState, last: MatchState) -> bool:
             return False
         if cards < BOARD_SIZE[state.round] and not state.is_over:
             return False
-    return state.is_over or min(state.round, 3) == ms.betting.count("/")
+    return state.is_over or min(state.round, 3) == betting.count("/")
 
 
 def parse_matchstate(line: str) -> MatchState:
@@ -189,7 +262,6 @@ def parse_matchstate(line: str) -> MatchState:
     return state
 
 
-@functools.lru_cache(maxsize=64)  # a hand's lines repeat their cards field, a few fields a hand
 def _cards_field(text: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """The holes and board of a line's cards field; `InvalidCards` says what is wrong."""
     hole_text, *board_text = text.split("/")
@@ -225,47 +297,58 @@ def matchstate_of(state: HandState, position: int, hand: int) -> MatchState:
     return MatchState(position, hand, state.betting_string(), holes, rounds)
 
 
-class LineWriter:
-    """The lines a dealer sends one position in one hand, equal to ``matchstate_of(...).format()`` (the
-    reference, used as it is for the hand's last line) but made from the last one: an action within a
-    round adds its letter, and the betting string is made again, and the board formatted, only when a
-    round opens."""
+class HandLines:
+    """The lines a dealer sends the positions of one hand, each equal to
+    ``matchstate_of(state, position, hand).format()`` (the reference) but made from the last: the betting
+    string grows by each new action's letter and a '/' for each round opened, the board text is formatted
+    when a round deals cards, and both are shared by every position, whose lines differ only in their
+    head and their own hole cards. The hand's last line (the cards shown down) is made the same way."""
 
-    def __init__(self, position: int, hand: int) -> None:
-        self.position, self.hand = position, hand
-        self.head = f"MATCHSTATE:{position}:{hand}:"
-        self.own = ""
-        self.round = -1
-        self.count = 0
+    def __init__(self, hand: int) -> None:
+        self.hand = hand
+        self.heads: list[str] = []
+        self.owns: list[str] = []  # ":" and the hole-cards field of each position, only its own cards
+        self.count = 0  # actions in the betting string
+        self.round = 0  # rounds opened in the betting string
         self.betting = ""
-        self.cards = ""
+        self.dealt = 0  # board cards in the board text
+        self.board = ""
 
-    def line(self, state: HandState) -> str:
-        """The line for `state`, a state of this writer's hand."""
-        if state.is_over:
-            return matchstate_of(state, self.position, self.hand).format()
+    def line(self, state: HandState, position: int) -> str:
+        """The line for `position` in `state`, a state of this hand."""
+        if not self.heads:
+            n, holes = state.n, state.holes
+            cards = [format_card(holes[2 * p]) + format_card(holes[2 * p + 1]) for p in range(n)]
+            self.heads = [f"MATCHSTATE:{p}:{self.hand}:" for p in range(n)]
+            self.owns = [":" + "|".join(c if q == p else "" for q, c in enumerate(cards)) for p in range(n)]
         actions = state.actions
-        if state.round != self.round:
-            if self.round < 0:
-                self.own = "|".join(
-                    format_card(state.holes[2 * p]) + format_card(state.holes[2 * p + 1])
-                    if p == self.position
-                    else ""
-                    for p in range(state.n)
-                )
-            self.round = state.round
-            self.betting = state.betting_string()
-            board = state.board_seen
-            self.cards = self.own + "".join(
-                "/" + "".join(map(format_card, board[a:b]))
-                for a, b in ((0, 3), (3, 4), (4, 5))
-                if len(board) >= b
+        if len(actions) != self.count:
+            betting = self.betting
+            for record in actions[self.count :]:
+                while self.round < record.round:
+                    betting += "/"
+                    self.round += 1
+                betting += ACTION_LETTERS[record.action]
+            last = min(state.round, 3)
+            while self.round < last:
+                betting += "/"
+                self.round += 1
+            self.betting, self.count = betting, len(actions)
+        board = state.board_seen
+        if len(board) != self.dealt:
+            self.dealt = len(board)
+            rounds = [board[a:b] for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b]
+            self.board = "".join("/" + "".join(map(format_card, r)) for r in rounds)
+        if state.is_over and state.showdown:
+            shown = state.shown()
+            holes = state.holes
+            own = ":" + "|".join(
+                format_card(holes[2 * p]) + format_card(holes[2 * p + 1]) if p == position or shown[p] else ""
+                for p in range(state.n)
             )
         else:
-            for record in actions[self.count :]:
-                self.betting += ACTION_LETTERS[record.action]
-        self.count = len(actions)
-        return f"{self.head}{self.betting}:{self.cards}"
+            own = self.owns[position]
+        return self.heads[position] + self.betting + own + self.board
 
 
 def _short(text: str) -> str:

@@ -29,7 +29,6 @@ from pokerlab.arena.players import Disconnected, Timeout
 from pokerlab.engine import ActionRecord, HandEnd, HandStart, SeatView
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.client import SEATS_COMMENT
-from pokerlab.interfaces.acpc.matchstate import LineWriter
 
 log = logging.getLogger(__name__)
 #: Warnings logged per seat before they are only counted.
@@ -108,7 +107,8 @@ class AcpcPlayer:
     def _send_state(self) -> None:
         if self.channel is None:
             raise Disconnected(self.gone or "not connected")
-        self.last = self.writer.line(self.table.state)
+        table = self.table
+        self.last = table.lines.line(table.state, self.position)
         self.channel.queue(self.last)
 
     def _flush(self) -> None:
@@ -119,7 +119,6 @@ class AcpcPlayer:
 
     def begin_hand(self, start: HandStart) -> None:
         self.position, self.hand, self.used = start.position, start.hand, 0.0
-        self.writer = LineWriter(start.position, start.hand)
         if self.channel is None:
             raise Disconnected(self.gone or "not connected")
         self.channel.queue(SEATS_COMMENT + "|".join(str(s) for s in start.seats))
