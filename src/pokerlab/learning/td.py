@@ -2,7 +2,8 @@
 evaluation of frozen copies, checkpoints that resume to the same result, and learning curves.
 
 A run writes into its folder: ``config.json`` (the player's config, the schedule, the seed),
-``checkpoint.npz`` (the player, usable as "td:DIR/checkpoint"), ``trainer.pkl`` (everything needed to
+``checkpoint.npz`` (the player, usable as "td:DIR/checkpoint"), ``snapshots/hands-N.npz`` (each frozen
+stage-2 snapshot, for the ladder of `pokerlab.learning.ladder`), ``trainer.pkl`` (everything needed to
 resume: the learner, the opponents with their memories and generators, the trainer's generator),
 ``training.csv`` (one row per block of hands: the learner's mean result, α, ε), ``curve.csv`` (the
 evaluations before training and every ``eval_every`` hands), ``curves.png`` and ``final.json`` (the
@@ -367,8 +368,12 @@ def train(
         trainer.curve_rows += trainer.evaluate(game)
         report(trainer.curve_rows, "before training")
     while trainer.done < hands:
+        snapshots = len(trainer.snapshots)
         trainer.block_nets.append(trainer.train_hand(dealer, game))
         done = trainer.done
+        if len(trainer.snapshots) > snapshots:
+            (out / "snapshots").mkdir(exist_ok=True)
+            trainer.snapshots[-1].save(out / "snapshots" / f"hands-{done:09d}.npz")
         if done % s.block == 0:
             mean = float(np.mean(trainer.block_nets)) / game.small_bet
             trainer.training_rows.append(
