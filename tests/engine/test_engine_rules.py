@@ -11,6 +11,7 @@ from pokerlab.engine import (
     HandState,
     acpc_state_line,
     hand_end,
+    max_loss,
     parse_acpc_state_line,
     record_of,
     replay,
@@ -283,3 +284,12 @@ def test_a_lone_player_who_owes_nothing_may_only_check():
         s.act(FOLD)
     s.act(CALL)
     assert s.is_over and s.committed[:2] == [2, 10] and s.nets[1] >= -2
+
+
+def test_max_loss_is_the_most_one_player_can_commit():
+    assert max_loss(C) == 40 + 40 + 80 + 80  # LEARNING-SPEC §A.2
+    per_player = GameConfig(max_raises=None, max_raises_per_player=3)
+    assert max_loss(per_player) == 70 + 60 + 120 + 120  # 7 bets pre-flop, 6 after (hand-worked above)
+    assert max_loss(GameConfig(stack=100)) == 100
+    with pytest.raises(ConfigError, match="unbounded"):
+        max_loss(GameConfig(max_raises=None))

@@ -471,3 +471,19 @@ class HandState:
     def betting_string(self) -> str:
         """The public betting in ACPC form, rounds separated by '/', e.g. "cr/cc/rc/c"."""
         return betting_string(self.actions, self.round)
+
+
+def max_loss(config: GameConfig, players: int = 2) -> int:
+    """The most chips one player can lose in a hand of `players` under `config`: what each commits when
+    everyone bets or raises whenever the rules allow and calls otherwise (every round then holds the most
+    bets the cap allows; LEARNING-SPEC §A.2: 40 + 40 + 80 + 80 = 240 in the 10/20 game with four bets).
+    `ConfigError` when nothing bounds it (no cap and unlimited stacks)."""
+    uncapped = config.max_raises is None or config.no_cap_heads_up
+    if config.stack is None and uncapped and config.max_raises_per_player is None:
+        raise ConfigError(
+            "the largest loss of a hand is unbounded without a raise cap and with unlimited stacks"
+        )
+    state = HandState(config, list(range(2 * players)), list(range(2 * players, 2 * players + 5)))
+    while state.actor >= 0:
+        state.act(RAISE if RAISE in state.legal_actions() else CALL)
+    return max(state.committed)

@@ -325,7 +325,7 @@ def train(
     the same files as one uninterrupted run."""
     if not isinstance(hands, int) or hands < 1:
         raise ConfigError(f"training hands must be an integer >= 1, got {hands!r}")
-    game = game or GameConfig()
+    game = game or config.game()
     out = Path(out)
     state_file = out / "trainer.pkl"
     if resume and state_file.is_file():

@@ -22,8 +22,6 @@ from pokerlab.agents.td.network import Network, TDChain
 from pokerlab.engine import HandEnd, HandStart, SeatView
 from pokerlab.errors import ConfigError, CorruptData
 
-#: The largest net result of a heads-up hand under the four-bet cap, in chips (§A.2): value targets R / 240.
-MAX_RESULT = 240
 #: Class values of the four outputs (win big, win small, lose small, lose big) in class mode (§A.5).
 CLASS_VALUES = np.array([2.0, 1.0, -1.0, -2.0])
 #: Initial chip means of the four classes in chip mode (§A.5).
@@ -57,6 +55,7 @@ class TDLearner:
             config.input_size, config.hidden, config.outputs, config.head != "class", rng, config.init_scale
         )
         self.hands = 0
+        self.scale = config.value_scale  # value targets are R / scale (§A.5, §A.6.5)
         self.class_sums = np.zeros(4)
         self.class_counts = np.zeros(4)
         self.shared_chain = self.new_chain() if config.td_chain == "shared" else None
@@ -167,7 +166,7 @@ class TDAgent(Agent):
         result = -committed
         if self.config.head == "class":
             return float(self.learner.class_means()[result_class(result, self.config)]) if result else 0.0
-        return result / MAX_RESULT
+        return result / self.learner.scale
 
     def action_values(self, view: SeatView, options: tuple[int, ...]) -> tuple[dict[int, float], dict]:
         """(value of each option, the input vector a non-fold option is learned from)."""
@@ -229,7 +228,7 @@ class TDAgent(Agent):
             target = class_target(result, self.config)
             learner.record_result(result)
         else:
-            target = np.array([result / MAX_RESULT])
+            target = np.array([result / learner.scale])
         if self.chain is learner.shared_chain and learner.last_visitor != self.position:
             return  # the seed's shared chain ends once, with the result of whoever decided last
         self.chain.finish(target, learner.alpha)

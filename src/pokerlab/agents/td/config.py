@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from pokerlab.checks import check_fields
+from pokerlab.engine import GameConfig, max_loss
 from pokerlab.errors import ConfigError
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -26,6 +27,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "equity": ("class", "chips"),
     "td_chain": ("per_player", "shared"),
     "update": ("online", "end_of_hand"),
+    "hu_blinds": ("button_small", "ring"),
+    "cap_rule": ("four_bets", "three_raises_per_player"),
 }
 
 
@@ -49,6 +52,13 @@ class TDConfig:
     α_n = alpha / (1 + n / alpha_decay_hands) (0 = constant), ``lam`` (λ), exploration ε decaying linearly
     from ``epsilon_start`` to ``epsilon_end`` over ``epsilon_decay_hands``, ``hidden`` units, ``init_scale``
     (weights uniform in ±init_scale), ``fold_when_free`` (whether folding is offered when checking is free).
+
+    Game (§A.2): ``hu_blinds`` ("button_small": the engine's heads-up rule, the button posts the small
+    blind; the seed's ring rule "ring" is refused, the engine has no such option), ``cap_rule``
+    ("four_bets": a bet and three raises per round; "three_raises_per_player": the seed's literal cap, up
+    to three bets or raises per player and round, no overall cap), ``result_scale`` (chips R is divided by
+    in the value targets R / scale, §A.5-A.6.5; 0: the largest loss of a hand in that game, 240 under the
+    four-bet cap, 370 under the per-player one).
 
     Average policy (§A.8.3 stage 3): ``average_policy`` switches it on; ``average_capacity`` decisions in
     the reservoir, ``average_alpha`` its step, ``average_steps`` steps per training hand, ``average_mix``
@@ -84,6 +94,9 @@ class TDConfig:
     average_alpha: float = 0.01
     average_steps: int = 1
     average_mix: float = 0.1
+    hu_blinds: str = "button_small"
+    cap_rule: str = "four_bets"
+    result_scale: int = 0
 
     def __post_init__(self) -> None:
         check_fields(
@@ -107,6 +120,7 @@ class TDConfig:
                 "hidden": 1,
                 "threshold": 1,
                 "average_capacity": 1,
+                "result_scale": 0,
             },
             fractions=(
                 "alpha",
@@ -118,6 +132,11 @@ class TDConfig:
                 "average_mix",
             ),
         )
+        if self.hu_blinds == "ring":
+            raise ConfigError(
+                "td config hu_blinds: 'ring' (the seed's rule, the non-button posting the small blind "
+                "heads-up) is not supported: the engine's button always posts it; allowed: 'button_small'"
+            )
         if self.head == "action_value" and self.td_chain == "shared":
             raise ConfigError(
                 "td config: the shared chain belongs to the seed's after-state heads, not action_value"
@@ -132,6 +151,18 @@ class TDConfig:
     def outputs(self) -> int:
         """Network outputs: 4 classes, 1 value, or 2 action values (call, raise)."""
         return {"class": 4, "value": 1, "action_value": 2}[self.head]
+
+    def game(self) -> GameConfig:
+        """The game the player is trained in: 10/20 limit heads-up under ``cap_rule`` (§A.2)."""
+        if self.cap_rule == "four_bets":
+            return GameConfig()
+        return GameConfig(max_raises=None, max_raises_per_player=3)
+
+    @property
+    def value_scale(self) -> int:
+        """Chips per unit of the value and action-value outputs: ``result_scale``, or (0) the largest loss
+        of a hand in `game` (§A.2: 240 under the four-bet cap)."""
+        return self.result_scale or max_loss(self.game())
 
     def alpha_at(self, hands: int) -> float:
         """The step size after `hands` training hands (§A.8.2: α_n = α / (1 + n / decay))."""
