@@ -13,12 +13,13 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.actions import FOLD
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.agents.td.average import AveragePolicy
 from pokerlab.agents.td.config import PRESETS, TDConfig
 from pokerlab.agents.td.encoding import Encoder
 from pokerlab.agents.td.network import Network, TDChain
+from pokerlab.agents.td.opponent_inputs import OpponentInputs
 from pokerlab.engine import HandEnd, HandStart, SeatView
 from pokerlab.errors import ConfigError, CorruptData
 
@@ -66,6 +67,7 @@ class TDLearner:
                 config.input_size, config.hidden, config.average_capacity, config.average_alpha, rng
             )
         self.record_average = True  # the trainer keeps it off in stage 1
+        self.opponent_models = OpponentInputs(rng) if config.opponent_model_inputs else None
 
     def new_chain(self) -> TDChain:
         """A trace chain on this network with the config's λ and update timing."""
@@ -104,6 +106,7 @@ class TDLearner:
             "class_sums": self.class_sums.copy(),
             "class_counts": self.class_counts.copy(),
             **({"average_theta": self.average.network.theta.copy()} if self.average else {}),
+            **(self.opponent_models.state() if self.opponent_models else {}),
         }
 
     @classmethod
@@ -121,6 +124,8 @@ class TDLearner:
             learner.class_counts[:] = state["class_counts"]
             if learner.average is not None:
                 learner.average.network.theta[:] = state["average_theta"]
+            if learner.opponent_models is not None:
+                learner.opponent_models.load(state)
         except (KeyError, ValueError, ConfigError) as exc:
             raise CorruptData(f"not a TD player's learned state ({exc})") from None
         return learner
@@ -150,6 +155,8 @@ class TDAgent(Agent):
         self.chain = learner.shared_chain or learner.new_chain()
         self.opponent_id: int | None = None
         self.position = 0
+        self.hole: tuple[int, int] = (0, 0)
+        self.game = self.config.game()
         self.play_average = learner.average is not None
 
     def forget(self) -> None:
@@ -158,7 +165,7 @@ class TDAgent(Agent):
     def begin_hand(self, start: HandStart) -> None:
         if start.players != 2:
             raise ConfigError(f"the TD player plays heads-up only; this table has {start.players} players")
-        self.position = start.position
+        self.position, self.hole, self.game = start.position, start.hole, start.config
         self.chain.reset()
 
     def fold_value(self, committed: int) -> float:
@@ -168,6 +175,20 @@ class TDAgent(Agent):
             return float(self.learner.class_means()[result_class(result, self.config)]) if result else 0.0
         return result / self.learner.scale
 
+    def features(self, view: SeatView, extra: int | None = None) -> np.ndarray:
+        """The network's input vector of `view` (of the after-state of `extra` when given): the encoding,
+        then, when switched on, the opponent model's predictions (§A.10): for the call and raise
+        continuations with action values, for `extra`'s continuation on after-states (zeros without one)."""
+        x = self.encoder(view, extra, self.opponent_id)
+        models = self.learner.opponent_models
+        if models is None:
+            return x
+        if self.config.head == "action_value":
+            block = models.inputs(view, (CALL, RAISE), self.opponent_id)
+        else:
+            block = models.inputs(view, (extra,), self.opponent_id) if extra is not None else np.zeros(3)
+        return np.concatenate([x, block])
+
     def action_values(self, view: SeatView, options: tuple[int, ...]) -> tuple[dict[int, float], dict]:
         """(value of each option, the input vector a non-fold option is learned from)."""
         config, net = self.config, self.learner.network
@@ -176,7 +197,7 @@ class TDAgent(Agent):
         if FOLD in options:
             values[FOLD] = self.fold_value(view.committed[view.position])
         if config.head == "action_value":
-            x = self.encoder(view, None, self.opponent_id)
+            x = self.features(view)
             q = net(x)
             for a in options:
                 if a != FOLD:
@@ -186,7 +207,7 @@ class TDAgent(Agent):
         for a in options:
             if a == FOLD:
                 continue
-            x = self.encoder(view, a, self.opponent_id)
+            x = self.features(view, a)
             y = net(x)
             values[a] = float(y[0]) if means is None else float(y @ means / y.sum())
             inputs[a] = x
@@ -205,7 +226,7 @@ class TDAgent(Agent):
         learning = not self.frozen
         average = self.learner.average
         if average is not None and (learning and self.learner.record_average or self.play_average):
-            x = self.encoder(view, None, self.opponent_id)
+            x = self.features(view)
             if learning:
                 average.remember(x, action, self.rng)
             elif self.rng.random() >= self.config.average_mix:  # else the greedy TD action
@@ -224,6 +245,8 @@ class TDAgent(Agent):
             return
         result = end.nets[self.position]
         learner = self.learner
+        if learner.opponent_models is not None:
+            learner.opponent_models.learn(self.game, self.position, self.hole, end, self.opponent_id)
         if self.config.head == "class":
             target = class_target(result, self.config)
             learner.record_result(result)

@@ -40,7 +40,9 @@ class TDConfig:
     cards of repeated ranks), ``mean_halved`` (H5/T5 ÷ 2), ``table_river_straight_fix`` (T4 river values 4 / 3
     for four-to-a-straight boards), ``extra_inputs`` (the 16 of §A.3.6), ``strength_inputs`` (the 12
     hand-strength inputs of §A.8.2), ``flop_equity_samples`` (Monte-Carlo samples of the flop's showdown
-    equity; 0 = exact enumeration), ``opponent_ids`` (opponent-identity one-hot size, §A.8.3; 0 = none).
+    equity; 0 = exact enumeration), ``opponent_ids`` (opponent-identity one-hot size, §A.8.3; 0 = none),
+    ``opponent_model_inputs`` (the opponent model's predictions of §A.10: 6 inputs with action values, 3 per
+    after-state; `pokerlab.agents.td.opponent_inputs`).
 
     Outputs and targets (§A.5): ``head`` ("class": four sigmoid outputs on after-states; "value": one linear
     output ≈ R/240 on after-states; "action_value": Q(s, call), Q(s, raise) before acting), ``equity`` of
@@ -73,6 +75,7 @@ class TDConfig:
     strength_inputs: bool = False
     flop_equity_samples: int = 256
     opponent_ids: int = 0
+    opponent_model_inputs: bool = False
     head: str = "class"
     equity: str = "class"
     threshold: int = 80
@@ -110,6 +113,7 @@ class TDConfig:
                 "strength_inputs",
                 "fold_when_free",
                 "average_policy",
+                "opponent_model_inputs",
             ),
             at_least={
                 "flop_equity_samples": 0,
@@ -144,8 +148,10 @@ class TDConfig:
 
     @property
     def input_size(self) -> int:
-        """Inputs of the network: 92 (§A.3), + 16 extras (§A.3.6), + 12 strength inputs, + opponent ids."""
-        return 92 + 16 * self.extra_inputs + 12 * self.strength_inputs + self.opponent_ids
+        """Inputs of the network: 92 (§A.3), + 16 extras (§A.3.6), + 12 strength inputs, + opponent ids, +
+        the opponent model's predictions (§A.10: 6 with action values, 3 on after-states)."""
+        model = (6 if self.head == "action_value" else 3) * self.opponent_model_inputs
+        return 92 + 16 * self.extra_inputs + 12 * self.strength_inputs + self.opponent_ids + model
 
     @property
     def outputs(self) -> int:
