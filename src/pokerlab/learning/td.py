@@ -3,7 +3,7 @@ evaluation of frozen copies, checkpoints that resume to the same result, and lea
 
 A run writes into its folder: ``config.json`` (the player's config, the schedule, the seed),
 ``checkpoint.npz`` (the player, usable as "td:DIR/checkpoint"), ``snapshots/hands-N.npz`` (each frozen
-stage-2 snapshot, for the ladder of `pokerlab.learning.ladder`), ``trainer.pkl`` (everything needed to
+stage-2 snapshot, for the ladder of `pokerlab.experiments.td_ladder`), ``trainer.pkl`` (everything needed to
 resume: the learner, the opponents with their memories and generators, the trainer's generator),
 ``training.csv`` (one row per block of hands: the learner's mean result, α, ε), ``curve.csv`` (the
 evaluations before training and every ``eval_every`` hands), ``curves.png`` and ``final.json`` (the

@@ -139,7 +139,8 @@ class TDAgent(Agent):
     Folding is valued exactly and never by the network. Greedy, ties to the less aggressive action; ε-greedy
     while learning. ``opponent_id`` sets the opponent-identity input (§A.8.3) when the config has one. With
     the average policy (stage 3) a frozen player acts from it (``play_average``), a learning one records its
-    greedy decisions for it.
+    greedy decisions for it. A frozen player mixes in a uniformly random action with probability
+    ``play_epsilon`` (0: greedy; the ε-mixed version of §A.9 item 6).
     """
 
     name = "td"
@@ -158,6 +159,7 @@ class TDAgent(Agent):
         self.hole: tuple[int, int] = (0, 0)
         self.game = self.config.game()
         self.play_average = learner.average is not None
+        self.play_epsilon = 0.0
 
     def forget(self) -> None:
         self.__init__(self.config)
@@ -232,7 +234,8 @@ class TDAgent(Agent):
             elif self.rng.random() >= self.config.average_mix:  # else the greedy TD action
                 p = average.probabilities(x, options)
                 return int(self.rng.choice(3, p=p))
-        if learning and self.learner.epsilon > 0 and self.rng.random() < self.learner.epsilon:
+        epsilon = self.learner.epsilon if learning else self.play_epsilon
+        if epsilon > 0 and self.rng.random() < epsilon:
             action = options[int(self.rng.integers(len(options)))]
         if learning and action != FOLD:
             outputs = (action - 1,) if self.config.head == "action_value" else range(self.config.outputs)
