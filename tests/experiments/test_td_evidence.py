@@ -7,12 +7,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.td.agent import load_td_agent
 from pokerlab.agents.td.config import PRESETS
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import HandState, hand_start, seat_view
 from pokerlab.errors import ConfigError
 from pokerlab.experiments.td_exploit import exploit, frozen_version
+from pokerlab.experiments.td_holdem import final_table, style
 from pokerlab.experiments.td_ladder import ladder, rungs, self_id
 from pokerlab.interfaces.cli import main
 from pokerlab.learning.td import Schedule, train
@@ -102,3 +104,37 @@ def test_cli_ladder_and_exploit(tmp_path, capsys):
     assert main(["train", "exploit", str(run), "--hands", "20", "--versions", "best", "--out", str(out)]) == 2
     assert "unknown version" in capsys.readouterr().err
     assert main(["train", "ladder", str(tmp_path / "none")]) == 2
+
+
+def test_style_counts_by_hand():
+    """Hand-worked: hand 0 completes the small blind and folds to a flop bet; hand 1 checks its big blind
+    then bets and calls a raise on the flop; hand 2 raises pre-flop and raises twice on the turn.
+    VPIP 2/3 (hands 0, 2), PFR 1/3, AF = 3 bets and raises / 1 call of a bet after the flop."""
+    decisions = [
+        (0, 0, 5, CALL),
+        (0, 1, 10, FOLD),
+        (1, 0, 0, CALL),
+        (1, 1, 0, RAISE),
+        (1, 1, 10, CALL),
+        (2, 0, 5, RAISE),
+        (2, 2, 20, RAISE),
+        (2, 2, 20, RAISE),
+    ]
+    assert style(decisions) == {"vpip": 2 / 3, "pfr": 1 / 3, "af": 3.0}
+
+
+def test_final_table_and_cli(tmp_path, capsys):
+    run = tiny_run(tmp_path / "run", hands=30)
+    rows = final_table(run, ["call", "raise"], 5, 1, style_hands=40)
+    assert [r[0] for r in rows] == ["call", "raise"]
+    vs_call = rows[0]
+    assert vs_call[2] <= vs_call[1] <= vs_call[3] and 0 <= vs_call[5] <= vs_call[4] <= 1
+    assert rows[1][6] == float("inf") or rows[1][6] >= 0
+    header = ["opponent", "sb_per_hand", "ci95_low", "ci95_high", "vpip", "pfr", "af"]
+    assert read(run / "final-table.csv")[0] == header
+    assert (
+        main(["train", "table", str(run), "--opponents", "random", "--deals", "3", "--style-hands", "10"])
+        == 0
+    )
+    assert "random" in capsys.readouterr().out
+    assert main(["train", "table", str(tmp_path / "none"), "--opponents", "random"]) == 2

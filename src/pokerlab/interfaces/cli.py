@@ -568,6 +568,31 @@ def cmd_train_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_table(args: argparse.Namespace) -> int:
+    """The final table of a `pokerlab train td` run (LEARNING-SPEC §A.9 item 4): its player against each
+    opponent in duplicate (sb/hand, 95 % CI) with its VPIP, PFR and aggression factor; writes
+    RUN/final-table.csv."""
+    from pokerlab.agents import parse_lineup
+    from pokerlab.experiments.td_holdem import final_table
+
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
+    show = _progress(args)
+    rows = final_table(
+        args.run,
+        opponents,
+        args.deals,
+        args.seed,
+        args.style_hands,
+        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+    )
+    print(f"{'opponent':<18}{'sb/hand':>8}  {'95% CI':<18}{'VPIP':>6}{'PFR':>6}{'AF':>6}")
+    for name, value, low, high, vpip, pfr, af in rows:
+        ci = f"[{low:+.3f}, {high:+.3f}]"
+        print(f"{name:<18}{value:>+8.3f}  {ci:<18}{vpip:>6.0%}{pfr:>6.0%}{af:>6.2f}")
+    print(f"table in {args.run}/final-table.csv")
+    return 0
+
+
 def cmd_train_ladder(args: argparse.Namespace) -> int:
     """The self-play ladder of a `pokerlab train td` run (LEARNING-SPEC §A.9 item 5): each frozen snapshot
     against every earlier one in duplicate; writes ladder.csv and the heat map ladder.png into --out."""
@@ -854,6 +879,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="the results folder")
     p.add_argument("--title", default="TD-Hold'em", help="the plot's title")
     p.set_defaults(func=cmd_train_summary)
+
+    p = trainers.add_parser("table", help="final table of a run", description=cmd_train_table.__doc__)
+    p.add_argument("run", help="the folder of a `pokerlab train td` run")
+    p.add_argument(
+        "--opponents",
+        default="call,raise,random,loose-passive,loose-aggressive,tight-passive,tight-aggressive,loki1",
+        help="evaluation opponents (default: the eight of LEARNING-SPEC §A.9 item 2)",
+    )
+    p.add_argument("--deals", type=_int_in(1, 10**8, "deals"), default=1000, help="duplicate deals each")
+    p.add_argument("--style-hands", type=_int_in(1, 10**8, "hands"), default=2000, help="hands for VPIP etc.")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
+    _add_progress_option(p)
+    p.set_defaults(func=cmd_train_table)
 
     p = trainers.add_parser("ladder", help="snapshot ladder of a run", description=cmd_train_ladder.__doc__)
     p.add_argument("run", help="the folder of a `pokerlab train td` run with stage-2 snapshots")
