@@ -271,8 +271,9 @@ CURVE_HEADER = ["hands", "opponent", "sb_per_hand", "ci95_low", "ci95_high"]
 
 
 def plot_curves(trainer: Trainer, path: Path, small_bet: int) -> None:
-    """Learning curves: duplicate sb/hand with 95 % CIs per evaluation opponent against training hands, the
-    break-even line and the best response to always-call (§A.9 items 2-3); below, the training result."""
+    """Learning curves: duplicate sb/hand with 95 % CIs per evaluation opponent against training hands (log
+    scale from the first evaluation on), the break-even line and the best response to always-call (§A.9
+    items 2-3); below, the training result."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -298,10 +299,13 @@ def plot_curves(trainer: Trainer, path: Path, small_bet: int) -> None:
         rows = np.array([[r[0], r[1]] for r in trainer.training_rows], dtype=float)
         bottom.plot(rows[:, 0], rows[:, 1], lw=0.8)
     bottom.axhline(0, color="grey", lw=0.8)
-    bottom.set_xlabel("training hands")
+    first = min((r[0] for r in trainer.curve_rows if r[0] > 0), default=0)
+    if first:  # log scale over the evaluations (§A.9 item 2), linear up to the first one so 0 shows
+        bottom.set_xscale("symlog", linthresh=first, linscale=0.5)
+    bottom.set_xlabel("training hands (log scale from the first evaluation)" if first else "training hands")
     bottom.set_ylabel(f"training sb/hand\n(blocks of {trainer.schedule.block})")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
 
 

@@ -27,6 +27,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "equity": ("class", "chips"),
     "td_chain": ("per_player", "shared"),
     "update": ("online", "end_of_hand"),
+    "count_rule": ("checks_as_calls", "calls_only"),
     "hu_blinds": ("button_small", "ring"),
     "cap_rule": ("four_bets", "three_raises_per_player"),
 }
@@ -37,12 +38,14 @@ class TDConfig:
     """TD-Hold'em's switches (LEARNING-SPEC §A.3-A.8); money in chips of the 10/20 game.
 
     Encoding (§A.3): ``unary_round`` (how 2.5 rounds), ``replicated_mean`` (H2/T2: extra copies or all
-    cards of repeated ranks), ``mean_halved`` (H5/T5 ÷ 2), ``table_river_straight_fix`` (T4 river values 4 / 3
-    for four-to-a-straight boards), ``extra_inputs`` (the 16 of §A.3.6), ``strength_inputs`` (the 12
-    hand-strength inputs of §A.8.2), ``flop_equity_samples`` (Monte-Carlo samples of the flop's showdown
-    equity; 0 = exact enumeration), ``opponent_ids`` (opponent-identity one-hot size, §A.8.3; 0 = none),
-    ``opponent_model_inputs`` (the opponent model's predictions of §A.10: 6 inputs with action values, 3 per
-    after-state; `pokerlab.agents.td.opponent_inputs`).
+    cards of repeated ranks), ``count_rule`` (B/O blocks: a check counts as a call, "checks_as_calls", or
+    only calls of a positive amount do, "calls_only"), ``mean_halved`` (H5/T5 ÷ 2),
+    ``table_river_straight_fix`` (T4 river values 4 / 3 for four-to-a-straight boards), ``extra_inputs``
+    (the 16 of §A.3.6), ``strength_inputs`` (the 12 hand-strength inputs of §A.8.2),
+    ``flop_equity_samples`` (Monte-Carlo samples of the flop's showdown equity; 0 = exact enumeration),
+    ``opponent_ids`` (opponent-identity one-hot size, §A.8.3; 0 = none), ``opponent_model_inputs`` (the
+    opponent model's predictions of §A.10: 6 inputs with action values, 3 per after-state;
+    `pokerlab.agents.td.opponent_inputs`).
 
     Outputs and targets (§A.5): ``head`` ("class": four sigmoid outputs on after-states; "value": one linear
     output ≈ R/240 on after-states; "action_value": Q(s, call), Q(s, raise) before acting), ``equity`` of
@@ -69,6 +72,7 @@ class TDConfig:
 
     unary_round: str = "half_up"
     replicated_mean: str = "extra_copies"
+    count_rule: str = "checks_as_calls"
     mean_halved: bool = True
     table_river_straight_fix: bool = False
     extra_inputs: bool = False
