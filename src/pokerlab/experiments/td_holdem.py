@@ -30,7 +30,7 @@ from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
-from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, play_hand
+from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, play_hand, write_csv
 from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
 
 RUN_FILES = ("config.json", "curve.csv", "training.csv", "final.json", "curves.png")
@@ -216,10 +216,7 @@ def final_table(
         rows.append([name, *(round(v, 6) for v in (r.sb_per_hand, *r.ci95, s["vpip"], s["pfr"], s["af"]))])
         if progress:
             progress(f"vs {name}: {r.sb_per_hand:+.3f} [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]")
-    with (run / "final-table.csv").open("w", newline="") as file:
-        writer = csv.writer(file, lineterminator="\n")
-        writer.writerow(TABLE_HEADER)
-        writer.writerows(rows)
+    write_csv(run / "final-table.csv", TABLE_HEADER, rows)
     return rows
 
 

@@ -14,7 +14,6 @@ heat map of the same with rows the later and columns the earlier snapshot.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +22,7 @@ import numpy as np
 from pokerlab.agents.td.agent import TDAgent, load_td_agent
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.errors import ConfigError
+from pokerlab.learning.td import write_csv
 
 LADDER_HEADER = ["later", "earlier", "sb_per_hand", "ci95_low", "ci95_high"]
 
@@ -73,11 +73,7 @@ def ladder(
             if progress:
                 progress(f"{later} hands vs {earlier}: {r.sb_per_hand:+.3f} [{low:+.3f}, {high:+.3f}]")
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    with (out / "ladder.csv").open("w", newline="") as file:
-        writer = csv.writer(file, lineterminator="\n")
-        writer.writerow(LADDER_HEADER)
-        writer.writerows(rows)
+    write_csv(out / "ladder.csv", LADDER_HEADER, rows)
     plot_ladder(rows, [h for h, _ in steps], out / "ladder.png", deals, seed)
     return rows
 

@@ -259,7 +259,9 @@ def frozen_copy(learner: TDLearner) -> TDAgent:
     return agent
 
 
-def _write_csv(path: Path, header: list[str], rows: list[list]) -> None:
+def write_csv(path: Path, header: list[str], rows: list[list]) -> None:
+    """`rows` under `header` as a CSV file at `path` (its folder made if missing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="") as file:
         writer = csv.writer(file, lineterminator="\n")
         writer.writerow(header)
@@ -356,8 +358,8 @@ def train(
 
     def checkpoint() -> None:
         trainer.live[0].save(out / "checkpoint.npz")
-        _write_csv(out / "training.csv", TRAINING_HEADER, trainer.training_rows)
-        _write_csv(out / "curve.csv", CURVE_HEADER, trainer.curve_rows)
+        write_csv(out / "training.csv", TRAINING_HEADER, trainer.training_rows)
+        write_csv(out / "curve.csv", CURVE_HEADER, trainer.curve_rows)
         plot_curves(trainer, out / "curves.png", game.small_bet)
         state_file.write_bytes(pickle.dumps(trainer))
 
