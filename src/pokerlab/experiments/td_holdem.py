@@ -30,7 +30,7 @@ from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
-from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, play_hand, write_csv
+from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, log_hands_axis, play_hand, write_csv
 from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
 
 RUN_FILES = ("config.json", "curve.csv", "training.csv", "final.json", "curves.png")
@@ -95,8 +95,12 @@ def _plot(runs: list[dict], path: Path, title: str) -> None:
     import matplotlib.pyplot as plt
 
     opponents = list(dict.fromkeys(r[1] for run in runs for r in run["rows"]))
-    fig, axes = plt.subplots(1, len(opponents), figsize=(4.5 * len(opponents), 4), squeeze=False)
-    for ax, opponent in zip(axes[0], opponents, strict=True):
+    columns = min(4, len(opponents))
+    rows = -(-len(opponents) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.5 * columns, 4 * rows), squeeze=False)
+    for ax in axes.flat[len(opponents) :]:
+        ax.set_visible(False)
+    for ax, opponent in zip(axes.flat, opponents, strict=False):
         for run in runs:
             rows = [r for r in run["rows"] if r[1] == opponent]
             final = [r for r in run["final"]["results"] if r["opponent"] == opponent]
@@ -112,6 +116,7 @@ def _plot(runs: list[dict], path: Path, title: str) -> None:
         if opponent == "call":
             ax.axhline(BEST_RESPONSE_VS_CALL, color="grey", ls="--", lw=0.8, label="best response")
         ax.set_title(f"vs {opponent}")
+        log_hands_axis(ax, [r[0] for run in runs for r in run["rows"]])
         ax.set_xlabel("training hands")
         ax.set_ylabel("sb/hand, duplicate, 95% CI")
         ax.legend(fontsize=7)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import math
 import pickle
 import time
 from collections.abc import Callable
@@ -272,6 +273,16 @@ TRAINING_HEADER = ["hands", "sb_per_hand", "alpha", "epsilon"]
 CURVE_HEADER = ["hands", "opponent", "sb_per_hand", "ci95_low", "ci95_high"]
 
 
+def log_hands_axis(ax, hands: list[int]) -> None:
+    """Training hands on a log scale from the first positive value on (§A.9 item 2), linear below it so
+    that 0 (the untrained player) shows; ticks at 0 and the powers of ten."""
+    positive = [h for h in hands if h > 0]
+    if positive:
+        ax.set_xscale("symlog", linthresh=min(positive), linscale=0.5)
+        low, high = math.ceil(math.log10(min(positive))), math.ceil(math.log10(max(positive)))
+        ax.set_xticks([0, *(10**k for k in range(low, high + 1))])
+
+
 def plot_curves(trainer: Trainer, path: Path, small_bet: int) -> None:
     """Learning curves: duplicate sb/hand with 95 % CIs per evaluation opponent against training hands (log
     scale from the first evaluation on), the break-even line and the best response to always-call (§A.9
@@ -301,10 +312,9 @@ def plot_curves(trainer: Trainer, path: Path, small_bet: int) -> None:
         rows = np.array([[r[0], r[1]] for r in trainer.training_rows], dtype=float)
         bottom.plot(rows[:, 0], rows[:, 1], lw=0.8)
     bottom.axhline(0, color="grey", lw=0.8)
-    first = min((r[0] for r in trainer.curve_rows if r[0] > 0), default=0)
-    if first:  # log scale over the evaluations (§A.9 item 2), linear up to the first one so 0 shows
-        bottom.set_xscale("symlog", linthresh=first, linscale=0.5)
-    bottom.set_xlabel("training hands (log scale from the first evaluation)" if first else "training hands")
+    hands = [r[0] for r in trainer.curve_rows]
+    log_hands_axis(bottom, hands)
+    bottom.set_xlabel("training hands (log scale from the first evaluation)")
     bottom.set_ylabel(f"training sb/hand\n(blocks of {trainer.schedule.block})")
     fig.tight_layout()
     fig.savefig(path, dpi=100, bbox_inches="tight")
