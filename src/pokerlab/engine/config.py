@@ -40,9 +40,9 @@ class GameConfig:
     big_blind: int | None = None
     max_raises: int | None = 3
     blind_counts_as_bet: bool = True
-    max_raises_per_player: int | None = None
     no_cap_heads_up: bool = False
     stack: int | None = None
+    max_raises_per_player: int | None = None
     # derived, filled in by __post_init__
     max_bets: int = field(init=False, repr=False, compare=False)
 
