@@ -308,7 +308,12 @@ class HandState:
         owed = self.max_bet - self.bets[p]
         made = self.bets_made
         config = self.config
-        left = raises_left(self, p)
+        if config.max_raises_per_player is None:  # `raises_left` inlined: the hot path
+            left = config.max_bets - made
+            if left > UNCAPPED or (config.no_cap_heads_up and self.in_hand == 2):
+                left = None
+        else:
+            left = raises_left(self, p)
         if action == FOLD and (owed > 0 or self.active != bit):
             self._folds = None
             self.status[p] = _FOLDED
