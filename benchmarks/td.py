@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -50,10 +51,11 @@ def time_update(inputs: int, outputs: int, ks: list[int], repeats: int, rng) -> 
     return ours, peer
 
 
-def training_rate(preset: str, opponents: tuple[str, ...], hands: int, seed: int) -> float:
-    """Training hands per second (no evaluation, no files) of a preset against `opponents`."""
+def training_rate(preset: str, opponents: tuple[str, ...], hands: int, seed: int, **changes) -> float:
+    """Training hands per second (no evaluation, no files) of a preset, with `changes` to its fields,
+    against `opponents`."""
     schedule = Schedule(opponents=opponents, opponent_id_input=preset == "repaired")
-    trainer = Trainer.start(PRESETS[preset], schedule, seed)
+    trainer = Trainer.start(replace(PRESETS[preset], **changes), schedule, seed)
     dealer, game = Dealer(seed), GameConfig()
     for _ in range(50):
         trainer.train_hand(dealer, game)  # compile and fill caches
@@ -94,10 +96,16 @@ def main() -> None:
         print(f"{label:<28}{ours:>16.1f}{peer:>10.1f}{peer / ours:>7.1f}x")
 
     print(f"\ntraining hands/s, one core, {args.hands} hands each (no evaluation)")
-    for preset, opponents in (("repaired", ("call", "raise", "random")), ("faithful", ("self",))):
-        rate = training_rate(preset, opponents, args.hands, args.seed)
+    three = ("call", "raise", "random")
+    for preset, opponents, changes in (
+        ("repaired", three, {}),
+        ("repaired", three, {"opponent_model_inputs": True}),
+        ("faithful", ("self",), {}),
+    ):
+        rate = training_rate(preset, opponents, args.hands, args.seed, **changes)
+        label = preset + (" + opponent model" if changes else "")
         print(
-            f"{preset:<10} vs {'+'.join(opponents):<18}{rate:>8.0f} hands/s  "
+            f"{label:<27} vs {'+'.join(opponents):<18}{rate:>8.0f} hands/s  "
             f"(10^6 hands on 2 cores, two independent runs: {1e6 / rate / 60:.0f} min each; target 60)"
         )
 

@@ -159,3 +159,43 @@ def test_save_load_and_use_by_name(tmp_path):
 def test_untrained_td_learns_in_a_match():
     result = play_match(["td", "call"], hands=30, seed=2)
     assert result.hands == 30
+
+
+def test_game_switches_and_result_scale():
+    """§A.2's [OUR CHOICE]s: the cap rule picks the engine's game; the value targets' scale is the largest
+    loss of a hand in it (240 / 370, hand-worked in tests/engine) unless set; the seed's ring blind rule
+    is refused with the reason."""
+    per_player = replace(PRESETS["repaired"], cap_rule="three_raises_per_player")
+    assert PRESETS["repaired"].game() == GameConfig()
+    assert per_player.game() == GameConfig(max_raises=None, max_raises_per_player=3)
+    assert TDAgent(PRESETS["repaired"]).learner.scale == 240
+    assert TDAgent(per_player).fold_value(50) == -50 / 370
+    assert TDAgent(replace(per_player, result_scale=100)).fold_value(50) == -0.5
+    with pytest.raises(ConfigError, match="hu_blinds: 'ring' .* not supported.*allowed: 'button_small'"):
+        replace(FAITHFUL, hu_blinds="ring")
+    with pytest.raises(ConfigError, match="cap_rule must be one of 'four_bets', 'three_raises_per_player'"):
+        replace(FAITHFUL, cap_rule="two")
+    with pytest.raises(ConfigError, match="result_scale must be an integer >= 0"):
+        replace(FAITHFUL, result_scale=-1)
+
+
+def test_per_player_cap_trains_in_its_game(tmp_path, monkeypatch):
+    """The trainer plays the config's game: under the per-player cap, against always-raise, some hands
+    go past the four-bet cap's 40 chips pre-flop."""
+    from pokerlab.learning import td
+
+    games, preflop = set(), []
+    play = td.play_hand
+
+    def spy(agents, state, hand):
+        games.add(state.config)
+        state = play(agents, state, hand)
+        preflop.append(sum(r.amount for r in state.actions if r.round == 0) + 15)
+        return state
+
+    monkeypatch.setattr(td, "play_hand", spy)
+    config = replace(PRESETS["repaired"], cap_rule="three_raises_per_player", epsilon_start=1.0)
+    trainer = td.train(config, td.Schedule(opponents=("raise",), eval_deals=2), 60, 3, tmp_path / "run")
+    assert trainer.learner.scale == 370
+    assert games == {GameConfig(max_raises=None, max_raises_per_player=3)}
+    assert max(preflop) > 80  # both players' pre-flop chips: more than 2 × 40

@@ -11,6 +11,7 @@ from pokerlab.agents.td.config import PRESETS, TDConfig
 from pokerlab.agents.td.encoding import (
     Encoder,
     betting_block,
+    betting_stats,
     encode,
     hand_features,
     table_features,
@@ -110,6 +111,25 @@ def test_td4_bets_example():
     assert betting_block(view, FAITHFUL, RAISE)[:20].tolist() == bits("10000 10000 10000 10000")
     assert view.committed[0] == 50  # folding here ends the hand at R = -50, "lose small"
     assert FOLD in view.legal_actions
+
+
+def test_count_rule_calls_only():
+    """Hand-worked: pre-flop the button completes, the big blind checks; flop: check, bet, raise, call;
+    turn: check, bet, call; on the river the big blind's earlier rounds hold 1 raise and 3 checks + 1 call
+    (O4 = 1/4 with checks as calls, 1/1 without), the button's 2 bets and 2 calls of a positive amount."""
+    state = HandState(GameConfig(), parse_cards("2c 7d Ah Kh"), parse_cards("Qs Jd 3c 8h 4s"))
+    for action in (CALL, CALL, CALL, RAISE, RAISE, CALL, CALL, RAISE, CALL):
+        state.act(action)
+    view = seat_view(state, 0)
+    assert view.round == 3 and view.to_call == 0
+    assert betting_stats(view.actions, 0, 3)[1] == (1.0, 2.0, 1.0, 0.25)
+    assert betting_stats(view.actions, 0, 3, count_rule="calls_only")[1] == (1.0, 2.0, 1.0, 1.0)
+    calls_only = replace(FAITHFUL, count_rule="calls_only")
+    assert betting_block(view, FAITHFUL)[35:40].tolist() == bits("00000")
+    assert betting_block(view, calls_only)[35:40].tolist() == bits("10000")
+    # candidate actions on the river: a check adds no call under "calls_only", a bet is one own raise
+    assert betting_stats(view.actions, 0, 3, CALL, "calls_only", 0)[0] == (0.0, 0.0, 0.0, 0.0)
+    assert betting_stats(view.actions, 0, 3, RAISE, "calls_only", 0)[0] == (1.0, 0.0, 0.0, 1.0)
 
 
 def test_extras_count_the_candidate_chips():

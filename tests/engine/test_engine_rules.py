@@ -11,6 +11,7 @@ from pokerlab.engine import (
     HandState,
     acpc_state_line,
     hand_end,
+    max_loss,
     parse_acpc_state_line,
     record_of,
     replay,
@@ -47,6 +48,7 @@ def play(state, actions):
         ({"max_raises": -1}, "max_raises"),
         ({"stack": 0}, "stack"),
         ({"no_cap_heads_up": 1}, "true or false"),
+        ({"max_raises_per_player": -1}, "max_raises_per_player must be >= 0"),
     ],
 )
 def test_config_rejects_bad_values(kwargs, message):
@@ -115,6 +117,32 @@ def test_no_cap_heads_up_option():
     assert RAISE not in three.legal_actions()
     play(three, [FOLD])  # two players remain: the cap is lifted
     assert RAISE in three.legal_actions()
+
+
+def test_per_player_raise_limit():
+    """The seed's literal cap (LEARNING-SPEC §A.2): each player at most three bets or raises a round, no
+    overall cap; the blinds are not a player's raises. Heads-up pre-flop the button (small blind) raises
+    3 times and the big blind 3 times over its blind: 7 bets of 10, then only calls (hand-worked)."""
+    game = GameConfig(max_raises=None, max_raises_per_player=3)
+    assert GameConfig.from_dict(game.to_dict()) == game
+    s = HandState(game, *deal(2))
+    lefts = []
+    for _ in range(6):
+        assert RAISE in s.legal_actions()
+        lefts.append(seat_view(s, s.actor).raises_left)
+        s.act(RAISE)
+    assert s.max_bet == 70 and s.actor == 1 and s.legal_actions() == (FOLD, CALL)
+    assert lefts == [3, 3, 2, 2, 1, 1]
+    assert [r.raises_left for r in s.actions] == lefts
+    s.act(CALL)
+    assert s.round == 1 and s.committed == [70, 70]
+    play(s, [RAISE] * 6)  # flop: 3 bets or raises each
+    assert s.legal_actions() == (FOLD, CALL) and s.max_bet == 60
+    with pytest.raises(IllegalAction, match="legal: FOLD, CALL"):
+        s.act(RAISE)
+    both = HandState(GameConfig(max_raises=3, max_raises_per_player=1), *deal(2))
+    play(both, [RAISE, RAISE])  # one raise each, the round cap not reached
+    assert both.max_bet == 30 and both.legal_actions() == (FOLD, CALL)
 
 
 def test_fold_allowed_when_checking_is_free():
@@ -256,3 +284,12 @@ def test_a_lone_player_who_owes_nothing_may_only_check():
         s.act(FOLD)
     s.act(CALL)
     assert s.is_over and s.committed[:2] == [2, 10] and s.nets[1] >= -2
+
+
+def test_max_loss_is_the_most_one_player_can_commit():
+    assert max_loss(C) == 40 + 40 + 80 + 80  # LEARNING-SPEC §A.2
+    per_player = GameConfig(max_raises=None, max_raises_per_player=3)
+    assert max_loss(per_player) == 70 + 60 + 120 + 120  # 7 bets pre-flop, 6 after (hand-worked above)
+    assert max_loss(GameConfig(stack=100)) == 100
+    with pytest.raises(ConfigError, match="unbounded"):
+        max_loss(GameConfig(max_raises=None))

@@ -114,6 +114,8 @@ def test_stacks_and_uncapped_games_map():
     assert flat.to_config() == GameConfig(blind_counts_as_bet=False)
     with pytest.raises(ConfigError, match="heads-up"):
         gamedef_of(GameConfig(no_cap_heads_up=True), 2)
+    with pytest.raises(ConfigError, match="per-player raise limit"):
+        gamedef_of(GameConfig(max_raises_per_player=3), 2)
 
 
 # -- MATCHSTATE lines ------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from pokerlab.engine.state import (
     HandState,
     betting_string,
     blind_positions,
+    max_loss,
 )
 from pokerlab.engine.view import (
     HandEnd,
@@ -62,6 +63,7 @@ __all__ = [
     "acpc_state_line",
     "betting_string",
     "blind_positions",
+    "max_loss",
     "hand_end",
     "hand_start",
     "parse_acpc_state_line",

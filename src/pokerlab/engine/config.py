@@ -26,6 +26,10 @@ class GameConfig:
     * ``max_raises``: raises allowed after the round's opening bet (3: "a bet and three raises");
       ``None`` for no cap. ``blind_counts_as_bet``: the big blind is the pre-flop opening bet (the papers'
       rule); PokerKit's FT instead allows ``max_raises + 1`` raises over the blind.
+    * ``max_raises_per_player``: bets and raises each player may make per round, besides the cap above
+      (``None``: no such limit). The blinds are not a player's raises. ``max_raises=None,
+      max_raises_per_player=3`` is TD-Hold'em's literal cap, "no player may raise more than three times in
+      any single round" (LEARNING-SPEC §A.2, ``cap_rule = "three_raises_per_player"``).
     * ``no_cap_heads_up``: lift the cap while only two players remain in the hand (a casino option).
     * ``stack``: ``None`` for the ring game with unlimited bankroll; an int for real stacks.
     """
@@ -38,11 +42,20 @@ class GameConfig:
     blind_counts_as_bet: bool = True
     no_cap_heads_up: bool = False
     stack: int | None = None
+    max_raises_per_player: int | None = None
     # derived, filled in by __post_init__
     max_bets: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name in ("small_bet", "big_bet", "small_blind", "big_blind", "max_raises", "stack"):
+        for name in (
+            "small_bet",
+            "big_bet",
+            "small_blind",
+            "big_blind",
+            "max_raises",
+            "max_raises_per_player",
+            "stack",
+        ):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
                 raise ConfigError(f"{name} must be an integer number of chips, got {value!r}")
@@ -64,6 +77,11 @@ class GameConfig:
             raise ConfigError(f"big_blind must be positive, got {self.big_blind}")
         if self.max_raises is not None and self.max_raises < 0:
             raise ConfigError(f"max_raises must be >= 0 or None (no cap), got {self.max_raises}")
+        if self.max_raises_per_player is not None and self.max_raises_per_player < 0:
+            raise ConfigError(
+                "max_raises_per_player must be >= 0 or None (no per-player limit), "
+                f"got {self.max_raises_per_player}"
+            )
         if self.stack is not None and self.stack <= 0:
             raise ConfigError(
                 f"stack must be a positive number of chips or None (unlimited), got {self.stack}"
@@ -103,6 +121,7 @@ class GameConfig:
             "big_blind",
             "max_raises",
             "blind_counts_as_bet",
+            "max_raises_per_player",
             "no_cap_heads_up",
             "stack",
         }

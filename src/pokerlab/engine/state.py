@@ -56,7 +56,9 @@ class ActionRecord(NamedTuple):
     * ``to_call``: chips the player owed before acting (capped at its stack); 0 means checking was free.
     * ``raises``: bets and raises made in the round before this action, the big blind counting as the
       pre-flop bet when the config says so (the count the cap applies to).
-    * ``raises_left``: bets or raises the cap still allowed before this action; None when uncapped.
+    * ``raises_left``: bets or raises the cap still allowed the acting player before this action (the
+      smaller of the round's cap and its own per-player limit, `GameConfig.max_raises_per_player`); None
+      when uncapped.
     """
 
     round: int
@@ -88,6 +90,32 @@ def blind_positions(players: int) -> tuple[int, int]:
     """(small blind, big blind) positions: 0 and 1, but heads-up the button (position 1) posts the small
     blind."""
     return (1, 0) if players == 2 else (0, 1)
+
+
+def own_raises(actions: tuple[ActionRecord, ...], round_index: int, p: int) -> int:
+    """Bets and raises position p made in round `round_index`, from the end of the action history (what
+    `GameConfig.max_raises_per_player` limits; blinds are not actions)."""
+    count = 0
+    for record in reversed(actions):
+        if record.round != round_index:
+            break
+        if record.position == p and record.action == RAISE:
+            count += 1
+    return count
+
+
+def raises_left(state: HandState, p: int) -> int | None:
+    """Bets or raises the rules still allow position p in the current round: the round's cap less the bets
+    made, and at most p's own per-player limit less its own raises; None when neither limits it."""
+    config = state.config
+    left = config.max_bets - state.bets_made
+    if left > UNCAPPED or (config.no_cap_heads_up and state.in_hand == 2):
+        left = None
+    per = config.max_raises_per_player
+    if per is not None:
+        own = per - own_raises(state.actions, state.round, p)
+        left = own if left is None else min(left, own)
+    return left
 
 
 def _next_in(mask: int, p: int) -> int:
@@ -259,6 +287,9 @@ class HandState:
         config = self.config
         if self.bets_made >= config.max_bets and not (config.no_cap_heads_up and self.in_hand == 2):
             return _CHECK_OR_FOLD
+        per = config.max_raises_per_player
+        if per is not None and own_raises(self.actions, self.round, p) >= per:
+            return _CHECK_OR_FOLD
         if stacks[p] <= to_call or to_call < self.raise_size or (self.shorts and self.acted >> p & 1):
             return _CHECK_OR_FOLD
         others = self.active & ~(1 << p)
@@ -281,9 +312,12 @@ class HandState:
         owed = self.max_bet - self.bets[p]
         made = self.bets_made
         config = self.config
-        left = config.max_bets - made
-        if left > UNCAPPED or (config.no_cap_heads_up and self.in_hand == 2):
-            left = None
+        if config.max_raises_per_player is None:  # `raises_left` inlined: the hot path
+            left = config.max_bets - made
+            if left > UNCAPPED or (config.no_cap_heads_up and self.in_hand == 2):
+                left = None
+        else:
+            left = raises_left(self, p)
         if action == FOLD and (owed > 0 or self.active != bit):
             self._folds = None
             self.status[p] = _FOLDED
@@ -452,3 +486,19 @@ class HandState:
     def betting_string(self) -> str:
         """The public betting in ACPC form, rounds separated by '/', e.g. "cr/cc/rc/c"."""
         return betting_string(self.actions, self.round)
+
+
+def max_loss(config: GameConfig, players: int = 2) -> int:
+    """The most chips one player can lose in a hand of `players` under `config`: what each commits when
+    everyone bets or raises whenever the rules allow and calls otherwise (every round then holds the most
+    bets the cap allows; LEARNING-SPEC §A.2: 40 + 40 + 80 + 80 = 240 in the 10/20 game with four bets).
+    `ConfigError` when nothing bounds it (no cap and unlimited stacks)."""
+    uncapped = config.max_raises is None or config.no_cap_heads_up
+    if config.stack is None and uncapped and config.max_raises_per_player is None:
+        raise ConfigError(
+            "the largest loss of a hand is unbounded without a raise cap and with unlimited stacks"
+        )
+    state = HandState(config, list(range(2 * players)), list(range(2 * players, 2 * players + 5)))
+    while state.actor >= 0:
+        state.act(RAISE if RAISE in state.legal_actions() else CALL)
+    return max(state.committed)

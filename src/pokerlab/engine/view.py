@@ -23,10 +23,10 @@ from pokerlab.engine.state import (
     FOLD,
     FOLDED,
     RAISE,
-    UNCAPPED,
     ActionRecord,
     HandState,
     betting_string,
+    raises_left,
 )
 from pokerlab.errors import InvalidCards
 
@@ -165,9 +165,7 @@ def seat_view(
     stack = state.stacks[position]
     to_call = 0 if state.status[position] == FOLDED else owed if owed < stack else stack
     made = state.bets_made
-    left = game.max_bets - made
-    if left > UNCAPPED or (game.no_cap_heads_up and state.in_hand == 2):
-        left = None
+    left = raises_left(state, position)
     return _new(
         SeatView,
         (

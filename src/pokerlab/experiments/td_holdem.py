@@ -6,6 +6,9 @@ run's small files (config.json, curve.csv, training.csv, final.json, curves.png,
 ``summary.csv`` with every run's evaluation before training and at its end (sb/hand, 95 % CI, the change),
 and ``curves.png``: one panel per evaluation opponent, one line per run.
 
+`final_table` evaluates a run's final player against a list of opponents (duplicate sb/hand with its 95 %
+CI, §A.9 item 4) and measures its style against each: VPIP, PFR and aggression factor.
+
 `opponent_model_study` measures how well the next-action network of `pokerlab.modeling.next_action`
 predicts each opponent, against the frequency table and a uniform guess: it watches `train_hands` of the
 opponent against a partner (learning online), then scores the three on the next `test_hands` (frozen).
@@ -20,11 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
+from pokerlab.actions import CALL, RAISE
 from pokerlab.agents import Agent, make_agent
+from pokerlab.agents.td.agent import load_td_agent
 from pokerlab.arena.dealing import Dealer
+from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
-from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, play_hand
+from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, log_hands_axis, play_hand, write_csv
 from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
 
 RUN_FILES = ("config.json", "curve.csv", "training.csv", "final.json", "curves.png")
@@ -89,8 +95,12 @@ def _plot(runs: list[dict], path: Path, title: str) -> None:
     import matplotlib.pyplot as plt
 
     opponents = list(dict.fromkeys(r[1] for run in runs for r in run["rows"]))
-    fig, axes = plt.subplots(1, len(opponents), figsize=(4.5 * len(opponents), 4), squeeze=False)
-    for ax, opponent in zip(axes[0], opponents, strict=True):
+    columns = min(4, len(opponents))
+    rows = -(-len(opponents) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.5 * columns, 4 * rows), squeeze=False)
+    for ax in axes.flat[len(opponents) :]:
+        ax.set_visible(False)
+    for ax, opponent in zip(axes.flat, opponents, strict=False):
         for run in runs:
             rows = [r for r in run["rows"] if r[1] == opponent]
             final = [r for r in run["final"]["results"] if r["opponent"] == opponent]
@@ -106,6 +116,7 @@ def _plot(runs: list[dict], path: Path, title: str) -> None:
         if opponent == "call":
             ax.axhline(BEST_RESPONSE_VS_CALL, color="grey", ls="--", lw=0.8, label="best response")
         ax.set_title(f"vs {opponent}")
+        log_hands_axis(ax, [r[0] for run in runs for r in run["rows"]])
         ax.set_xlabel("training hands")
         ax.set_ylabel("sb/hand, duplicate, 95% CI")
         ax.legend(fontsize=7)
@@ -116,17 +127,21 @@ def _plot(runs: list[dict], path: Path, title: str) -> None:
 
 
 class Watched(Agent):
-    """An agent whose every decision is recorded as (context, action) for the modeller."""
+    """An agent whose every decision is recorded as (context, action) for the modeller, and as (hand,
+    round, chips to call, action) in ``decisions`` for its style."""
 
     def __init__(self, inner: Agent) -> None:
         super().__init__()
         self.inner = inner
         self.seen: list[tuple[np.ndarray, int]] = []
+        self.decisions: list[tuple[int, int, int, int]] = []
+        self.hand = -1
 
     def seed(self, rng: np.random.Generator) -> None:
         self.inner.seed(rng)
 
     def begin_hand(self, start) -> None:
+        self.hand += 1
         self.inner.begin_hand(start)
 
     def observe(self, record) -> None:
@@ -136,10 +151,78 @@ class Watched(Agent):
         choice = self.inner.act(view)
         action = choice if isinstance(choice, int) else choice[0]
         self.seen.append((context(view), int(action)))
+        self.decisions.append((self.hand, view.round, view.to_call, int(action)))
         return action
 
     def end_hand(self, end) -> None:
         self.inner.end_hand(end)
+
+
+def style(decisions: list[tuple[int, int, int, int]]) -> dict[str, float]:
+    """VPIP (share of hands with a pre-flop decision in which the player put chips in voluntarily: a call
+    of a positive amount or a raise), PFR (share with a pre-flop raise) and the aggression factor (bets and
+    raises / calls of a positive amount, after the flop) from (hand, round, to call, action) rows."""
+    preflop = [d for d in decisions if d[1] == 0]
+    hands = {d[0] for d in preflop}
+    voluntary = {d[0] for d in preflop if d[3] == RAISE or (d[3] == CALL and d[2] > 0)}
+    raised = {d[0] for d in preflop if d[3] == RAISE}
+    later = [d for d in decisions if d[1] > 0]
+    aggressive = sum(1 for d in later if d[3] == RAISE)
+    calls = sum(1 for d in later if d[3] == CALL and d[2] > 0)
+    return {
+        "vpip": len(voluntary) / max(1, len(hands)),
+        "pfr": len(raised) / max(1, len(hands)),
+        "af": aggressive / calls if calls else float("inf"),
+    }
+
+
+def play_style(player: Agent, opponent: str, hands: int, seed: int, game: GameConfig) -> dict[str, float]:
+    """`style` of `player` over `hands` hands against a fresh `opponent`, seats alternating."""
+    watched, other = Watched(player), make_agent(opponent)
+    rng = np.random.default_rng(seed)
+    for agent in (watched, other):
+        agent.seed(np.random.default_rng(rng.integers(2**63)))
+    dealer = Dealer(seed)
+    for hand in range(hands):
+        cards = dealer.cards(hand, 2)
+        agents = [other, watched] if hand % 2 else [watched, other]
+        play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand)
+    return style(watched.decisions)
+
+
+TABLE_HEADER = ["opponent", "sb_per_hand", "ci95_low", "ci95_high", "vpip", "pfr", "af"]
+
+
+def final_table(
+    run: str | Path,
+    opponents: list[str],
+    deals: int,
+    seed: int,
+    style_hands: int = 2000,
+    progress=None,
+) -> list[list]:
+    """Rows (opponent, sb/hand, CI, VPIP, PFR, AF) of the run's final player (its checkpoint, frozen, with
+    the identity input of an opponent it was trained against) in `deals` duplicate deals per opponent and
+    `style_hands` ordinary hands for its style; also written to final-table.csv in the run's folder."""
+    run = Path(run)
+    try:
+        schedule = json.loads((run / "config.json").read_text())["schedule"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise ConfigError(f"{run} is not a `pokerlab train td` run ({exc})") from None
+    fixed = [n for n in schedule["opponents"] if n != "self"]
+    rows = []
+    for name in opponents:
+        player = load_td_agent(str(run))
+        if player.config.opponent_ids:
+            player.opponent_id = fixed.index(name) if name in fixed else None
+        game = player.config.game()
+        r = duplicate_tournament([player, name], deals, game, seed).results[0]
+        s = play_style(player, name, style_hands, seed, game)
+        rows.append([name, *(round(v, 6) for v in (r.sb_per_hand, *r.ci95, s["vpip"], s["pfr"], s["af"]))])
+        if progress:
+            progress(f"vs {name}: {r.sb_per_hand:+.3f} [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]")
+    write_csv(run / "final-table.csv", TABLE_HEADER, rows)
+    return rows
 
 
 MODEL_HEADER = ["opponent", "decisions", "model", "accuracy", "log_loss"]

@@ -568,6 +568,77 @@ def cmd_train_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_table(args: argparse.Namespace) -> int:
+    """The final table of a `pokerlab train td` run (LEARNING-SPEC §A.9 item 4): its player against each
+    opponent in duplicate (sb/hand, 95 % CI) with its VPIP, PFR and aggression factor; writes
+    RUN/final-table.csv."""
+    from pokerlab.agents import parse_lineup
+    from pokerlab.experiments.td_holdem import final_table
+
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
+    show = _progress(args)
+    rows = final_table(
+        args.run,
+        opponents,
+        args.deals,
+        args.seed,
+        args.style_hands,
+        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+    )
+    print(f"{'opponent':<18}{'sb/hand':>8}  {'95% CI':<18}{'VPIP':>6}{'PFR':>6}{'AF':>6}")
+    for name, value, low, high, vpip, pfr, af in rows:
+        ci = f"[{low:+.3f}, {high:+.3f}]"
+        print(f"{name:<18}{value:>+8.3f}  {ci:<18}{vpip:>6.0%}{pfr:>6.0%}{af:>6.2f}")
+    print(f"table in {args.run}/final-table.csv")
+    return 0
+
+
+def cmd_train_ladder(args: argparse.Namespace) -> int:
+    """The self-play ladder of a `pokerlab train td` run (LEARNING-SPEC §A.9 item 5): each frozen snapshot
+    against every earlier one in duplicate; writes ladder.csv and the heat map ladder.png into --out."""
+    from pokerlab.experiments.td_ladder import ladder
+
+    out = args.out or str(Path(args.run) / "ladder")
+    show = _progress(args)
+    rows = ladder(
+        args.run,
+        args.deals,
+        args.seed,
+        out,
+        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+    )
+    for later, earlier, value, low, high in rows:
+        print(f"{later:>10} vs {earlier:>10}  {value:+.3f} sb/hand [{low:+.3f}, {high:+.3f}]")
+    print(f"ladder in {out}/ladder.csv, {out}/ladder.png")
+    return 0
+
+
+def cmd_train_exploit(args: argparse.Namespace) -> int:
+    """The exploitability proxy (LEARNING-SPEC §A.9 item 6): a fresh repaired learner trains --hands hands
+    against the frozen player of CHECKPOINT (greedy, epsilon-mixed, average policy); its win rate (lower is
+    better for the frozen player) goes to exploit.csv and exploit.png in --out."""
+    from pokerlab.experiments.td_exploit import exploit
+
+    versions = tuple(v.strip() for v in args.versions.split(",") if v.strip())
+    show = _progress(args)
+    rows = exploit(
+        args.checkpoint,
+        args.hands,
+        args.seed,
+        args.out,
+        deals=args.deals,
+        versions=versions,
+        epsilon=args.epsilon,
+        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+    )
+    print("version   learner training, last fifth   learner frozen, duplicate (sb/hand)")
+    for r in rows:
+        train, frozen = f"{r[2]:+.3f} [{r[3]:+.3f}, {r[4]:+.3f}]", f"{r[5]:+.3f} [{r[6]:+.3f}, {r[7]:+.3f}]"
+        print(f"{r[0]:<10}{train:<31}{frozen}")
+    print(f"results in {args.out}/exploit.csv, {args.out}/exploit.png")
+    return 0
+
+
 def cmd_train_opponent_model(args: argparse.Namespace) -> int:
     """Train the next-action network (LEARNING-SPEC §A.10) on each opponent heads-up against a partner and
     score it on held-out hands against a frequency table and a uniform guess; writes model_study.csv/png."""
@@ -830,6 +901,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="the results folder")
     p.add_argument("--title", default="TD-Hold'em", help="the plot's title")
     p.set_defaults(func=cmd_train_summary)
+
+    p = trainers.add_parser("table", help="final table of a run", description=cmd_train_table.__doc__)
+    p.add_argument("run", help="the folder of a `pokerlab train td` run")
+    p.add_argument(
+        "--opponents",
+        default="call,raise,random,loose-passive,loose-aggressive,tight-passive,tight-aggressive,loki1",
+        help="evaluation opponents (default: the eight of LEARNING-SPEC §A.9 item 2)",
+    )
+    p.add_argument("--deals", type=_int_in(1, 10**8, "deals"), default=1000, help="duplicate deals each")
+    p.add_argument("--style-hands", type=_int_in(1, 10**8, "hands"), default=2000, help="hands for VPIP etc.")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
+    _add_progress_option(p)
+    p.set_defaults(func=cmd_train_table)
+
+    p = trainers.add_parser("ladder", help="snapshot ladder of a run", description=cmd_train_ladder.__doc__)
+    p.add_argument("run", help="the folder of a `pokerlab train td` run with stage-2 snapshots")
+    p.add_argument("--deals", type=_int_in(1, 10**8, "deals"), default=1000, help="duplicate deals per pair")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
+    p.add_argument("--out", default=None, help="the results folder (default RUN/ladder)")
+    _add_progress_option(p)
+    p.set_defaults(func=cmd_train_ladder)
+
+    p = trainers.add_parser("exploit", help="exploitability proxy", description=cmd_train_exploit.__doc__)
+    p.add_argument("checkpoint", help="the frozen player: a run folder or its checkpoint.npz")
+    p.add_argument("--hands", type=_int_in(20, 10**10, "hands"), required=True, help="the learner's hands")
+    p.add_argument("--versions", default="greedy,mixed", help="greedy, mixed, average (default greedy,mixed)")
+    p.add_argument("--epsilon", type=float, default=0.1, help="random-action share of 'mixed' (default 0.1)")
+    p.add_argument(
+        "--deals", type=_int_in(1, 10**8, "deals"), default=1000, help="duplicate deals at the end"
+    )
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
+    p.add_argument("--out", required=True, help="the results folder")
+    _add_progress_option(p)
+    p.set_defaults(func=cmd_train_exploit)
 
     p = trainers.add_parser(
         "opponent-model", help="next-action prediction study", description=cmd_train_opponent_model.__doc__

@@ -2,7 +2,8 @@
 evaluation of frozen copies, checkpoints that resume to the same result, and learning curves.
 
 A run writes into its folder: ``config.json`` (the player's config, the schedule, the seed),
-``checkpoint.npz`` (the player, usable as "td:DIR/checkpoint"), ``trainer.pkl`` (everything needed to
+``checkpoint.npz`` (the player, usable as "td:DIR/checkpoint"), ``snapshots/hands-N.npz`` (each frozen
+stage-2 snapshot, for the ladder of `pokerlab.experiments.td_ladder`), ``trainer.pkl`` (everything needed to
 resume: the learner, the opponents with their memories and generators, the trainer's generator),
 ``training.csv`` (one row per block of hands: the learner's mean result, α, ε), ``curve.csv`` (the
 evaluations before training and every ``eval_every`` hands), ``curves.png`` and ``final.json`` (the
@@ -21,6 +22,7 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import math
 import pickle
 import time
 from collections.abc import Callable
@@ -258,7 +260,9 @@ def frozen_copy(learner: TDLearner) -> TDAgent:
     return agent
 
 
-def _write_csv(path: Path, header: list[str], rows: list[list]) -> None:
+def write_csv(path: Path, header: list[str], rows: list[list]) -> None:
+    """`rows` under `header` as a CSV file at `path` (its folder made if missing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="") as file:
         writer = csv.writer(file, lineterminator="\n")
         writer.writerow(header)
@@ -269,9 +273,20 @@ TRAINING_HEADER = ["hands", "sb_per_hand", "alpha", "epsilon"]
 CURVE_HEADER = ["hands", "opponent", "sb_per_hand", "ci95_low", "ci95_high"]
 
 
+def log_hands_axis(ax, hands: list[int]) -> None:
+    """Training hands on a log scale from the first positive value on (§A.9 item 2), linear below it so
+    that 0 (the untrained player) shows; ticks at 0 and the powers of ten."""
+    positive = [h for h in hands if h > 0]
+    if positive:
+        ax.set_xscale("symlog", linthresh=min(positive), linscale=0.5)
+        low, high = math.ceil(math.log10(min(positive))), math.ceil(math.log10(max(positive)))
+        ax.set_xticks([0, *(10**k for k in range(low, high + 1))])
+
+
 def plot_curves(trainer: Trainer, path: Path, small_bet: int) -> None:
-    """Learning curves: duplicate sb/hand with 95 % CIs per evaluation opponent against training hands, the
-    break-even line and the best response to always-call (§A.9 items 2-3); below, the training result."""
+    """Learning curves: duplicate sb/hand with 95 % CIs per evaluation opponent against training hands (log
+    scale from the first evaluation on), the break-even line and the best response to always-call (§A.9
+    items 2-3); below, the training result."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -297,10 +312,12 @@ def plot_curves(trainer: Trainer, path: Path, small_bet: int) -> None:
         rows = np.array([[r[0], r[1]] for r in trainer.training_rows], dtype=float)
         bottom.plot(rows[:, 0], rows[:, 1], lw=0.8)
     bottom.axhline(0, color="grey", lw=0.8)
-    bottom.set_xlabel("training hands")
+    hands = [r[0] for r in trainer.curve_rows]
+    log_hands_axis(bottom, hands)
+    bottom.set_xlabel("training hands (log scale from the first evaluation)")
     bottom.set_ylabel(f"training sb/hand\n(blocks of {trainer.schedule.block})")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -324,7 +341,7 @@ def train(
     the same files as one uninterrupted run."""
     if not isinstance(hands, int) or hands < 1:
         raise ConfigError(f"training hands must be an integer >= 1, got {hands!r}")
-    game = game or GameConfig()
+    game = game or config.game()
     out = Path(out)
     state_file = out / "trainer.pkl"
     if resume and state_file.is_file():
@@ -351,8 +368,8 @@ def train(
 
     def checkpoint() -> None:
         trainer.live[0].save(out / "checkpoint.npz")
-        _write_csv(out / "training.csv", TRAINING_HEADER, trainer.training_rows)
-        _write_csv(out / "curve.csv", CURVE_HEADER, trainer.curve_rows)
+        write_csv(out / "training.csv", TRAINING_HEADER, trainer.training_rows)
+        write_csv(out / "curve.csv", CURVE_HEADER, trainer.curve_rows)
         plot_curves(trainer, out / "curves.png", game.small_bet)
         state_file.write_bytes(pickle.dumps(trainer))
 
@@ -367,8 +384,12 @@ def train(
         trainer.curve_rows += trainer.evaluate(game)
         report(trainer.curve_rows, "before training")
     while trainer.done < hands:
+        snapshots = len(trainer.snapshots)
         trainer.block_nets.append(trainer.train_hand(dealer, game))
         done = trainer.done
+        if len(trainer.snapshots) > snapshots:
+            (out / "snapshots").mkdir(exist_ok=True)
+            trainer.snapshots[-1].save(out / "snapshots" / f"hands-{done:09d}.npz")
         if done % s.block == 0:
             mean = float(np.mean(trainer.block_nets)) / game.small_bet
             trainer.training_rows.append(

@@ -13,17 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.actions import FOLD
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.agents.td.average import AveragePolicy
 from pokerlab.agents.td.config import PRESETS, TDConfig
 from pokerlab.agents.td.encoding import Encoder
 from pokerlab.agents.td.network import Network, TDChain
+from pokerlab.agents.td.opponent_inputs import OpponentInputs
 from pokerlab.engine import HandEnd, HandStart, SeatView
 from pokerlab.errors import ConfigError, CorruptData
 
-#: The largest net result of a heads-up hand under the four-bet cap, in chips (§A.2): value targets R / 240.
-MAX_RESULT = 240
 #: Class values of the four outputs (win big, win small, lose small, lose big) in class mode (§A.5).
 CLASS_VALUES = np.array([2.0, 1.0, -1.0, -2.0])
 #: Initial chip means of the four classes in chip mode (§A.5).
@@ -57,6 +56,7 @@ class TDLearner:
             config.input_size, config.hidden, config.outputs, config.head != "class", rng, config.init_scale
         )
         self.hands = 0
+        self.scale = config.value_scale  # value targets are R / scale (§A.5, §A.6.5)
         self.class_sums = np.zeros(4)
         self.class_counts = np.zeros(4)
         self.shared_chain = self.new_chain() if config.td_chain == "shared" else None
@@ -67,6 +67,7 @@ class TDLearner:
                 config.input_size, config.hidden, config.average_capacity, config.average_alpha, rng
             )
         self.record_average = True  # the trainer keeps it off in stage 1
+        self.opponent_models = OpponentInputs(rng) if config.opponent_model_inputs else None
 
     def new_chain(self) -> TDChain:
         """A trace chain on this network with the config's λ and update timing."""
@@ -105,6 +106,7 @@ class TDLearner:
             "class_sums": self.class_sums.copy(),
             "class_counts": self.class_counts.copy(),
             **({"average_theta": self.average.network.theta.copy()} if self.average else {}),
+            **(self.opponent_models.state() if self.opponent_models else {}),
         }
 
     @classmethod
@@ -122,6 +124,8 @@ class TDLearner:
             learner.class_counts[:] = state["class_counts"]
             if learner.average is not None:
                 learner.average.network.theta[:] = state["average_theta"]
+            if learner.opponent_models is not None:
+                learner.opponent_models.load(state)
         except (KeyError, ValueError, ConfigError) as exc:
             raise CorruptData(f"not a TD player's learned state ({exc})") from None
         return learner
@@ -135,7 +139,8 @@ class TDAgent(Agent):
     Folding is valued exactly and never by the network. Greedy, ties to the less aggressive action; ε-greedy
     while learning. ``opponent_id`` sets the opponent-identity input (§A.8.3) when the config has one. With
     the average policy (stage 3) a frozen player acts from it (``play_average``), a learning one records its
-    greedy decisions for it.
+    greedy decisions for it. A frozen player mixes in a uniformly random action with probability
+    ``play_epsilon`` (0: greedy; the ε-mixed version of §A.9 item 6).
     """
 
     name = "td"
@@ -151,7 +156,10 @@ class TDAgent(Agent):
         self.chain = learner.shared_chain or learner.new_chain()
         self.opponent_id: int | None = None
         self.position = 0
+        self.hole: tuple[int, int] = (0, 0)
+        self.game = self.config.game()
         self.play_average = learner.average is not None
+        self.play_epsilon = 0.0
 
     def forget(self) -> None:
         self.__init__(self.config)
@@ -159,7 +167,7 @@ class TDAgent(Agent):
     def begin_hand(self, start: HandStart) -> None:
         if start.players != 2:
             raise ConfigError(f"the TD player plays heads-up only; this table has {start.players} players")
-        self.position = start.position
+        self.position, self.hole, self.game = start.position, start.hole, start.config
         self.chain.reset()
 
     def fold_value(self, committed: int) -> float:
@@ -167,7 +175,21 @@ class TDAgent(Agent):
         result = -committed
         if self.config.head == "class":
             return float(self.learner.class_means()[result_class(result, self.config)]) if result else 0.0
-        return result / MAX_RESULT
+        return result / self.learner.scale
+
+    def features(self, view: SeatView, extra: int | None = None) -> np.ndarray:
+        """The network's input vector of `view` (of the after-state of `extra` when given): the encoding,
+        then, when switched on, the opponent model's predictions (§A.10): for the call and raise
+        continuations with action values, for `extra`'s continuation on after-states (zeros without one)."""
+        x = self.encoder(view, extra, self.opponent_id)
+        models = self.learner.opponent_models
+        if models is None:
+            return x
+        if self.config.head == "action_value":
+            block = models.inputs(view, (CALL, RAISE), self.opponent_id)
+        else:
+            block = models.inputs(view, (extra,), self.opponent_id) if extra is not None else np.zeros(3)
+        return np.concatenate([x, block])
 
     def action_values(self, view: SeatView, options: tuple[int, ...]) -> tuple[dict[int, float], dict]:
         """(value of each option, the input vector a non-fold option is learned from)."""
@@ -177,7 +199,7 @@ class TDAgent(Agent):
         if FOLD in options:
             values[FOLD] = self.fold_value(view.committed[view.position])
         if config.head == "action_value":
-            x = self.encoder(view, None, self.opponent_id)
+            x = self.features(view)
             q = net(x)
             for a in options:
                 if a != FOLD:
@@ -187,7 +209,7 @@ class TDAgent(Agent):
         for a in options:
             if a == FOLD:
                 continue
-            x = self.encoder(view, a, self.opponent_id)
+            x = self.features(view, a)
             y = net(x)
             values[a] = float(y[0]) if means is None else float(y @ means / y.sum())
             inputs[a] = x
@@ -206,13 +228,14 @@ class TDAgent(Agent):
         learning = not self.frozen
         average = self.learner.average
         if average is not None and (learning and self.learner.record_average or self.play_average):
-            x = self.encoder(view, None, self.opponent_id)
+            x = self.features(view)
             if learning:
                 average.remember(x, action, self.rng)
             elif self.rng.random() >= self.config.average_mix:  # else the greedy TD action
                 p = average.probabilities(x, options)
                 return int(self.rng.choice(3, p=p))
-        if learning and self.learner.epsilon > 0 and self.rng.random() < self.learner.epsilon:
+        epsilon = self.learner.epsilon if learning else self.play_epsilon
+        if epsilon > 0 and self.rng.random() < epsilon:
             action = options[int(self.rng.integers(len(options)))]
         if learning and action != FOLD:
             outputs = (action - 1,) if self.config.head == "action_value" else range(self.config.outputs)
@@ -225,11 +248,13 @@ class TDAgent(Agent):
             return
         result = end.nets[self.position]
         learner = self.learner
+        if learner.opponent_models is not None:
+            learner.opponent_models.learn(self.game, self.position, self.hole, end, self.opponent_id)
         if self.config.head == "class":
             target = class_target(result, self.config)
             learner.record_result(result)
         else:
-            target = np.array([result / MAX_RESULT])
+            target = np.array([result / learner.scale])
         if self.chain is learner.shared_chain and learner.last_visitor != self.position:
             return  # the seed's shared chain ends once, with the result of whoever decided last
         self.chain.finish(target, learner.alpha)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from pokerlab.checks import check_fields
+from pokerlab.engine import GameConfig, max_loss
 from pokerlab.errors import ConfigError
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -26,6 +27,9 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "equity": ("class", "chips"),
     "td_chain": ("per_player", "shared"),
     "update": ("online", "end_of_hand"),
+    "count_rule": ("checks_as_calls", "calls_only"),
+    "hu_blinds": ("button_small", "ring"),
+    "cap_rule": ("four_bets", "three_raises_per_player"),
 }
 
 
@@ -34,10 +38,14 @@ class TDConfig:
     """TD-Hold'em's switches (LEARNING-SPEC §A.3-A.8); money in chips of the 10/20 game.
 
     Encoding (§A.3): ``unary_round`` (how 2.5 rounds), ``replicated_mean`` (H2/T2: extra copies or all
-    cards of repeated ranks), ``mean_halved`` (H5/T5 ÷ 2), ``table_river_straight_fix`` (T4 river values 4 / 3
-    for four-to-a-straight boards), ``extra_inputs`` (the 16 of §A.3.6), ``strength_inputs`` (the 12
-    hand-strength inputs of §A.8.2), ``flop_equity_samples`` (Monte-Carlo samples of the flop's showdown
-    equity; 0 = exact enumeration), ``opponent_ids`` (opponent-identity one-hot size, §A.8.3; 0 = none).
+    cards of repeated ranks), ``count_rule`` (B/O blocks: a check counts as a call, "checks_as_calls", or
+    only calls of a positive amount do, "calls_only"), ``mean_halved`` (H5/T5 ÷ 2),
+    ``table_river_straight_fix`` (T4 river values 4 / 3 for four-to-a-straight boards), ``extra_inputs``
+    (the 16 of §A.3.6), ``strength_inputs`` (the 12 hand-strength inputs of §A.8.2),
+    ``flop_equity_samples`` (Monte-Carlo samples of the flop's showdown equity; 0 = exact enumeration),
+    ``opponent_ids`` (opponent-identity one-hot size, §A.8.3; 0 = none), ``opponent_model_inputs`` (the
+    opponent model's predictions of §A.10: 6 inputs with action values, 3 per after-state;
+    `pokerlab.agents.td.opponent_inputs`).
 
     Outputs and targets (§A.5): ``head`` ("class": four sigmoid outputs on after-states; "value": one linear
     output ≈ R/240 on after-states; "action_value": Q(s, call), Q(s, raise) before acting), ``equity`` of
@@ -50,6 +58,13 @@ class TDConfig:
     from ``epsilon_start`` to ``epsilon_end`` over ``epsilon_decay_hands``, ``hidden`` units, ``init_scale``
     (weights uniform in ±init_scale), ``fold_when_free`` (whether folding is offered when checking is free).
 
+    Game (§A.2): ``hu_blinds`` ("button_small": the engine's heads-up rule, the button posts the small
+    blind; the seed's ring rule "ring" is refused, the engine has no such option), ``cap_rule``
+    ("four_bets": a bet and three raises per round; "three_raises_per_player": the seed's literal cap, up
+    to three bets or raises per player and round, no overall cap), ``result_scale`` (chips R is divided by
+    in the value targets R / scale, §A.5-A.6.5; 0: the largest loss of a hand in that game, 240 under the
+    four-bet cap, 370 under the per-player one).
+
     Average policy (§A.8.3 stage 3): ``average_policy`` switches it on; ``average_capacity`` decisions in
     the reservoir, ``average_alpha`` its step, ``average_steps`` steps per training hand, ``average_mix``
     the probability of the greedy TD action when playing from it.
@@ -57,12 +72,14 @@ class TDConfig:
 
     unary_round: str = "half_up"
     replicated_mean: str = "extra_copies"
+    count_rule: str = "checks_as_calls"
     mean_halved: bool = True
     table_river_straight_fix: bool = False
     extra_inputs: bool = False
     strength_inputs: bool = False
     flop_equity_samples: int = 256
     opponent_ids: int = 0
+    opponent_model_inputs: bool = False
     head: str = "class"
     equity: str = "class"
     threshold: int = 80
@@ -84,6 +101,9 @@ class TDConfig:
     average_alpha: float = 0.01
     average_steps: int = 1
     average_mix: float = 0.1
+    hu_blinds: str = "button_small"
+    cap_rule: str = "four_bets"
+    result_scale: int = 0
 
     def __post_init__(self) -> None:
         check_fields(
@@ -97,6 +117,7 @@ class TDConfig:
                 "strength_inputs",
                 "fold_when_free",
                 "average_policy",
+                "opponent_model_inputs",
             ),
             at_least={
                 "flop_equity_samples": 0,
@@ -107,6 +128,7 @@ class TDConfig:
                 "hidden": 1,
                 "threshold": 1,
                 "average_capacity": 1,
+                "result_scale": 0,
             },
             fractions=(
                 "alpha",
@@ -118,6 +140,11 @@ class TDConfig:
                 "average_mix",
             ),
         )
+        if self.hu_blinds == "ring":
+            raise ConfigError(
+                "td config hu_blinds: 'ring' (the seed's rule, the non-button posting the small blind "
+                "heads-up) is not supported: the engine's button always posts it; allowed: 'button_small'"
+            )
         if self.head == "action_value" and self.td_chain == "shared":
             raise ConfigError(
                 "td config: the shared chain belongs to the seed's after-state heads, not action_value"
@@ -125,13 +152,27 @@ class TDConfig:
 
     @property
     def input_size(self) -> int:
-        """Inputs of the network: 92 (§A.3), + 16 extras (§A.3.6), + 12 strength inputs, + opponent ids."""
-        return 92 + 16 * self.extra_inputs + 12 * self.strength_inputs + self.opponent_ids
+        """Inputs of the network: 92 (§A.3), + 16 extras (§A.3.6), + 12 strength inputs, + opponent ids, +
+        the opponent model's predictions (§A.10: 6 with action values, 3 on after-states)."""
+        model = (6 if self.head == "action_value" else 3) * self.opponent_model_inputs
+        return 92 + 16 * self.extra_inputs + 12 * self.strength_inputs + self.opponent_ids + model
 
     @property
     def outputs(self) -> int:
         """Network outputs: 4 classes, 1 value, or 2 action values (call, raise)."""
         return {"class": 4, "value": 1, "action_value": 2}[self.head]
+
+    def game(self) -> GameConfig:
+        """The game the player is trained in: 10/20 limit heads-up under ``cap_rule`` (§A.2)."""
+        if self.cap_rule == "four_bets":
+            return GameConfig()
+        return GameConfig(max_raises=None, max_raises_per_player=3)
+
+    @property
+    def value_scale(self) -> int:
+        """Chips per unit of the value and action-value outputs: ``result_scale``, or (0) the largest loss
+        of a hand in `game` (§A.2: 240 under the four-bet cap)."""
+        return self.result_scale or max_loss(self.game())
 
     def alpha_at(self, hands: int) -> float:
         """The step size after `hands` training hands (§A.8.2: α_n = α / (1 + n / decay))."""

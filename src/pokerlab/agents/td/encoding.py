@@ -156,27 +156,37 @@ def table_features(board: Sequence[int], config: TDConfig) -> tuple[float, ...]:
 
 
 def betting_stats(
-    actions, position: int, current_round: int, extra: int | None = None
+    actions,
+    position: int,
+    current_round: int,
+    extra: int | None = None,
+    count_rule: str = "checks_as_calls",
+    extra_to_call: int = 1,
 ) -> tuple[tuple, tuple]:
     """(B1..B4, O1..O4) of §A.3.5 for `position`: own raises, opponent raises, opponent raises / calls,
     own raises / calls, this round and summed over earlier rounds (a ratio with no calls is the raw count).
 
-    A raise is a bet or raise, a call a call or check; blinds are not actions. `extra` (CALL or RAISE) is the
-    acting player's candidate action, counted as if taken (an after-state, §A.3.5).
+    A raise is a bet or raise; a call is a call or check ("checks_as_calls", the seed's "call or check"
+    decision) or only a call of a positive amount ("calls_only") [OUR CHOICE ``count_rule``]; blinds are
+    not actions. `extra` (CALL or RAISE) is the acting player's candidate action, counted as if taken (an
+    after-state, §A.3.5); `extra_to_call` is what that player owes (0: its CALL is a check).
     """
+    checks = count_rule == "checks_as_calls"
     now = [0, 0, 0, 0]  # own raises, own calls, opponent raises, opponent calls
     before = [0, 0, 0, 0]
     for record in actions:
         if record.action == RAISE:
             slot = 0
-        elif record.action == CALL:
+        elif record.action == CALL and (checks or record.to_call > 0):
             slot = 1
         else:
             continue
         counts = now if record.round == current_round else before
         counts[slot + (0 if record.position == position else 2)] += 1
-    if extra is not None:
-        now[0 if extra == RAISE else 1] += 1
+    if extra == RAISE:
+        now[0] += 1
+    elif extra == CALL and (checks or extra_to_call > 0):
+        now[1] += 1
 
     def stats(c: list[int]) -> tuple[float, float, float, float]:
         own_raises, own_calls, opp_raises, opp_calls = c
@@ -206,7 +216,9 @@ def card_block(hole: Sequence[int], board: Sequence[int], config: TDConfig) -> n
 def betting_block(view, config: TDConfig, extra: int | None = None) -> np.ndarray:
     """Inputs 50-91 (bets, old bets, whose turn) and, when switched on, the 16 extras of §A.3.6, for the
     view's position; `extra` is the candidate action of an after-state (its chips count as committed)."""
-    now, before = betting_stats(view.actions, view.position, view.round, extra)
+    now, before = betting_stats(
+        view.actions, view.position, view.round, extra, config.count_rule, view.to_call
+    )
     bits: list[float] = []
     for value in now + before:
         bits += unary(value, 5, config.unary_round)

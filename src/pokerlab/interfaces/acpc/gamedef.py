@@ -155,6 +155,8 @@ def gamedef_of(config: GameConfig, players: int) -> GameDef:
         raise ConfigError(f"players must be 2 to 10, got {players}")
     if config.no_cap_heads_up:
         raise ConfigError("ACPC games cannot lift the cap heads-up (no_cap_heads_up)")
+    if config.max_raises_per_player is not None:
+        raise ConfigError("ACPC games have no per-player raise limit (max_raises_per_player)")
     if players == 2:
         blinds, first = (config.big_blind, config.small_blind), (2, 1, 1, 1)
     else:
