@@ -9,6 +9,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+import numpy as np
 from live_server import LiveServer, books, play, stand_up, web_config
 from sqlalchemy import select
 
@@ -16,6 +17,7 @@ from pokerlab.engine import CALL, FOLD, RAISE, ROUND_NAMES, UNKNOWN, GameConfig,
 from pokerlab.interfaces.phh import read_phh
 from pokerlab.interfaces.web.db import Database, Hand, User
 from pokerlab.interfaces.web.store import HandStore, seat_counters
+from pokerlab.interfaces.web.tables import jsonable
 
 INFO_BOT = f"{Path(__file__).with_name('info_bot.py')}:InfoBot"
 
@@ -116,6 +118,25 @@ def test_a_hand_left_running_is_void_and_changes_no_bankroll(database_url):
     with database.sessions() as db:
         assert db.scalar(select(Hand.status).where(Hand.id == hand_id)) == "void"
         assert db.scalar(select(User.bankroll).where(User.id == bot)) == 0
+    database.engine.dispose()
+
+
+def test_a_bots_non_finite_numbers_are_stored_as_null(database_url):
+    """NaN and infinities in a bot's info (strict JSON, and so PostgreSQL's json, has no such numbers)."""
+    info = {"ev": float("nan"), "evs": np.array([1.5, np.inf]), "hs": np.float64("-inf"), "n": np.int64(3)}
+    decision = jsonable(info)
+    assert decision == {"ev": None, "evs": [1.5, None], "hs": None, "n": 3}
+    database = Database(database_url)
+    database.migrate()
+    store = HandStore(database)
+    seats = [{"user_id": store.bot_user("call")}, {"user_id": store.bot_user("raise")}]
+    hand_id = store.start(1, "10-20", GameConfig().to_dict(), 1, seats, [2000, 2000])
+    state = HandState(GameConfig(), list(range(4)), [10, 11, 12, 13, 14])
+    state.act(FOLD)
+    store.finish(hand_id, state, seats, [decision])
+    with database.sessions() as db:
+        assert db.scalar(select(Hand.decisions).where(Hand.id == hand_id)) == [decision]
+        assert sorted(db.scalars(select(User.bankroll))) == [-5, 5]  # the small blind (5) folded to the big
     database.engine.dispose()
 
 
