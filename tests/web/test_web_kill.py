@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,16 +14,11 @@ import time
 import httpx
 import pytest
 from live_server import books, play
+from postgres import free_port
 from sqlalchemy import select
 from websockets.sync.client import connect
 
 from pokerlab.interfaces.web.db import Database, Hand
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_server(db: str, port: int, *extra: str) -> subprocess.Popen:
