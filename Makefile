@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test run bench lint tables preflop-tables clean browser
+.PHONY: test run bench lint tables preflop-tables clean browser postgres
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,8 +24,20 @@ browser:
 	  || { echo "error: could not install chromium (apt-get install -y chromium); the e2e tests need $(CHROMIUM)" >&2; exit 1; }; }
 	@test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) is still missing after apt-get install chromium" >&2; exit 1; }
 
-test: $(STAMP) browser
-	CHROMIUM_REQUIRED=1 $(PY) -m pytest -q
+# the web table's storage tests run on PostgreSQL too, a throwaway server made by Debian's initdb and pg_ctl
+# (tests/web/postgres.py); POSTGRES_REQUIRED=1 makes them fail, not skip, when the binaries are missing
+PG_FOUND = command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
+
+postgres:
+	@$(PG_FOUND) || { \
+	  echo "installing Debian's postgresql for the web table's PostgreSQL tests"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql \
+	  || { echo "error: could not install postgresql (apt-get install -y postgresql); the web tests need initdb" >&2; exit 1; }; }
+	@$(PG_FOUND) || { echo "error: initdb is still missing after apt-get install postgresql" >&2; exit 1; }
+
+test: $(STAMP) browser postgres
+	CHROMIUM_REQUIRED=1 POSTGRES_REQUIRED=1 $(PY) -m pytest -q
 
 run: $(STAMP)
 	$(VENV)/bin/pokerlab demo

@@ -1,20 +1,22 @@
 """Helpers of the web table's tests: a real server (uvicorn on a free loopback port in a thread, a temporary
-SQLite file, cheap password hashes), clients (httpx for HTTP with cookies, `websockets` for raw frames), and
-playing hands over a socket. (Not conftest.py: other test folders have their own conftest modules.)"""
+SQLite file unless given a database URL, cheap password hashes), clients (httpx for HTTP with cookies,
+`websockets` for raw frames), and playing hands over a socket. (Not conftest.py: other test folders have
+their own conftest modules.)"""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 
 import httpx
 import uvicorn
+from sqlalchemy import select
 from websockets.sync.client import connect
 
 from pokerlab.interfaces.web.app import create_app
 from pokerlab.interfaces.web.config import WebConfig, parse_tables
+from pokerlab.interfaces.web.db import Database, Hand, User
 from pokerlab.interfaces.web.server import WS_MAX_SIZE
 
 
@@ -112,16 +114,22 @@ def play(ws, hands: int, action: str = "call") -> list[tuple[int | None, str, di
     return out
 
 
-def books(db_path) -> tuple[dict[int, tuple[str, str, int]], dict[int, int]]:
-    """(accounts: id -> (name, kind, bankroll), id -> sum of its nets over the finished hands), the sum
-    taken from the hands' own nets by position, not from the per-player rows."""
-    con = sqlite3.connect(db_path)
-    accounts = {i: (n, k, b) for i, n, k, b in con.execute("SELECT id, name, kind, bankroll FROM users")}
-    won = dict.fromkeys(accounts, 0)
-    for seats, nets in con.execute("SELECT seats, nets FROM hands WHERE status = 'finished'"):
-        for seat, net in zip(json.loads(seats), json.loads(nets), strict=True):
-            won[seat["user_id"]] += net
-    con.close()
+def books(url: str) -> tuple[dict[int, tuple[str, str, int]], dict[int, int]]:
+    """(accounts: id -> (name, kind, bankroll), id -> sum of its nets over the finished hands) of the
+    database at `url`, the sum taken from the hands' own nets by position, not from the per-player rows."""
+    database = Database(url)
+    try:
+        with database.sessions() as db:
+            accounts = {
+                i: (n, k, b)
+                for i, n, k, b in db.execute(select(User.id, User.name, User.kind, User.bankroll))
+            }
+            won = dict.fromkeys(accounts, 0)
+            for seats, nets in db.execute(select(Hand.seats, Hand.nets).where(Hand.status == "finished")):
+                for seat, net in zip(seats, nets, strict=True):
+                    won[seat["user_id"]] += net
+    finally:
+        database.engine.dispose()
     return accounts, won
 
 

@@ -1,13 +1,12 @@
 """Kill -9 of `pokerlab serve` in the middle of a hand: after the restart every bankroll is its start plus
-the nets of its finished hands, and the interrupted hands are void with their chips back."""
+the nets of its finished hands, and the interrupted hands are void with their chips back. On SQLite and
+on PostgreSQL (`pokerlab serve --db postgresql+psycopg://...`)."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -15,13 +14,11 @@ import time
 import httpx
 import pytest
 from live_server import books, play
+from postgres import free_port
+from sqlalchemy import select
 from websockets.sync.client import connect
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from pokerlab.interfaces.web.db import Database, Hand
 
 
 def start_server(db: str, port: int, *extra: str) -> subprocess.Popen:
@@ -41,17 +38,18 @@ def start_server(db: str, port: int, *extra: str) -> subprocess.Popen:
         time.sleep(0.1)
 
 
-def hand_status(db_path) -> dict[int, str]:
-    con = sqlite3.connect(db_path)
-    status = dict(con.execute("SELECT id, status FROM hands"))
-    con.close()
-    return status
+def hand_status(url: str) -> dict[int, str]:
+    database = Database(url)
+    try:
+        with database.sessions() as db:
+            return {i: s for i, s in db.execute(select(Hand.id, Hand.status))}
+    finally:
+        database.engine.dispose()
 
 
 @pytest.mark.slow  # two server start-ups, about 20 s
-def test_kill_9_mid_hand_loses_no_finished_hand_and_voids_the_interrupted_one(tmp_path):
-    db_path = tmp_path / "kill.db"
-    db, port = f"sqlite:///{db_path}", free_port()
+def test_kill_9_mid_hand_loses_no_finished_hand_and_voids_the_interrupted_one(database_url):
+    db, port = database_url, free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(db, port, "--run-bot-tables", "--pause-seconds", "0", "--action-seconds", "30")
     try:
@@ -72,7 +70,7 @@ def test_kill_9_mid_hand_loses_no_finished_hand_and_voids_the_interrupted_one(tm
     finally:
         if server.poll() is None:
             server.kill()
-    before = hand_status(db_path)
+    before = hand_status(db)
     assert before[interrupted] == "running"
     finished_before = {h for h, s in before.items() if s == "finished"}
     assert len(finished_before) > 6
@@ -85,11 +83,11 @@ def test_kill_9_mid_hand_loses_no_finished_hand_and_voids_the_interrupted_one(tm
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)
-    after = hand_status(db_path)
+    after = hand_status(db)
     assert after[interrupted] == "void"
     assert {h for h, s in after.items() if s == "finished"} == finished_before  # none lost, none made up
     assert "running" not in after.values() and list(after.values()).count("void") >= 1
-    accounts, won = books(db_path)
+    accounts, won = books(db)
     for user_id, (name, kind, bankroll) in accounts.items():
         assert bankroll == (1000 if kind == "human" else 0) + won[user_id], name
     assert sum(b for _, _, b in accounts.values()) == 1000

@@ -1,5 +1,6 @@
 """What the web table stores: bankrolls that are the sum of the finished hands, chips conserved, statistics,
-replays with the bots' logged thoughts, PHH that replays, void hands, and the levels."""
+replays with the bots' logged thoughts, PHH that replays, void hands, and the levels. The tests taking
+`database_url` run on SQLite and on PostgreSQL (conftest.py), from migrations on an empty database."""
 
 from __future__ import annotations
 
@@ -8,18 +9,22 @@ import sqlite3
 import time
 from pathlib import Path
 
+import numpy as np
 from live_server import LiveServer, books, play, stand_up, web_config
+from sqlalchemy import select
 
 from pokerlab.engine import CALL, FOLD, RAISE, ROUND_NAMES, UNKNOWN, GameConfig, HandState
 from pokerlab.interfaces.phh import read_phh
-from pokerlab.interfaces.web.db import Database
+from pokerlab.interfaces.web.db import Database, Hand, User
 from pokerlab.interfaces.web.store import HandStore, seat_counters
+from pokerlab.interfaces.web.tables import jsonable
 
 INFO_BOT = f"{Path(__file__).with_name('info_bot.py')}:InfoBot"
 
 
-def test_bankrolls_are_the_sum_of_finished_hands_and_chips_are_conserved(tmp_path):
-    server = LiveServer(web_config(tmp_path, "10-20/4/call,loose-aggressive,tight-passive"))
+def test_bankrolls_are_the_sum_of_finished_hands_and_chips_are_conserved(tmp_path, database_url):
+    tables = "10-20/4/call,loose-aggressive,tight-passive"
+    server = LiveServer(web_config(tmp_path, tables, database=database_url))
     try:
         alice = server.person("alice")
         alice.post("/api/tables/1/sit", json={})
@@ -31,7 +36,7 @@ def test_bankrolls_are_the_sum_of_finished_hands_and_chips_are_conserved(tmp_pat
         board = {row["name"]: row for row in alice.get("/api/leaderboard").json()}
     finally:
         server.stop()
-    accounts, won = books(tmp_path / "web.db")
+    accounts, won = books(database_url)
     for user_id, (name, kind, bankroll) in accounts.items():
         assert bankroll == (1000 if kind == "human" else 0) + won[user_id], name
     assert sum(b for _, _, b in accounts.values()) == 1000  # one person was given 1,000; nothing else
@@ -56,8 +61,8 @@ def test_statistics_counters_of_a_hand_worked_by_hand():
     assert seat_counters(state, 1) == {"vpip": 1, "pfr": 1, "raises": 2, "calls": 0}
 
 
-def test_replay_shows_own_and_shown_cards_and_the_bots_thoughts_and_phh_replays(tmp_path):
-    server = LiveServer(web_config(tmp_path, f"10-20/3/{INFO_BOT},call"))
+def test_replay_shows_own_and_shown_cards_and_the_bots_thoughts_and_phh_replays(tmp_path, database_url):
+    server = LiveServer(web_config(tmp_path, f"10-20/3/{INFO_BOT},call", database=database_url))
     try:
         alice = server.person("alice")
         alice.post("/api/tables/1/sit", json={"seat": 0})
@@ -100,17 +105,39 @@ def test_replay_shows_own_and_shown_cards_and_the_bots_thoughts_and_phh_replays(
     assert single.text in phhs.text and single.headers["content-disposition"].startswith("attachment")
 
 
-def test_a_hand_left_running_is_void_and_changes_no_bankroll(tmp_path):
-    database = Database(f"sqlite:///{tmp_path / 'w.db'}")
+def test_a_hand_left_running_is_void_and_changes_no_bankroll(database_url):
+    database = Database(database_url)
     database.migrate()
     store = HandStore(database)
     bot = store.bot_user("call")
     hand_id = store.start(1, "10-20", GameConfig().to_dict(), 1, [{"user_id": bot}] * 2, [2000, 2000])
+    database.engine.dispose()
+    database = Database(database_url)  # a restart: a new engine on the same database
+    store = HandStore(database)
     assert store.void_running() == 1 and store.void_running() == 0
-    con = sqlite3.connect(tmp_path / "w.db")
-    assert con.execute("SELECT status FROM hands WHERE id = ?", (hand_id,)).fetchone() == ("void",)
-    assert con.execute("SELECT bankroll FROM users WHERE id = ?", (bot,)).fetchone() == (0,)
-    con.close()
+    with database.sessions() as db:
+        assert db.scalar(select(Hand.status).where(Hand.id == hand_id)) == "void"
+        assert db.scalar(select(User.bankroll).where(User.id == bot)) == 0
+    database.engine.dispose()
+
+
+def test_a_bots_non_finite_numbers_are_stored_as_null(database_url):
+    """NaN and infinities in a bot's info (strict JSON, and so PostgreSQL's json, has no such numbers)."""
+    info = {"ev": float("nan"), "evs": np.array([1.5, np.inf]), "hs": np.float64("-inf"), "n": np.int64(3)}
+    decision = jsonable(info)
+    assert decision == {"ev": None, "evs": [1.5, None], "hs": None, "n": 3}
+    database = Database(database_url)
+    database.migrate()
+    store = HandStore(database)
+    seats = [{"user_id": store.bot_user("call")}, {"user_id": store.bot_user("raise")}]
+    hand_id = store.start(1, "10-20", GameConfig().to_dict(), 1, seats, [2000, 2000])
+    state = HandState(GameConfig(), list(range(4)), [10, 11, 12, 13, 14])
+    state.act(FOLD)
+    store.finish(hand_id, state, seats, [decision])
+    with database.sessions() as db:
+        assert db.scalar(select(Hand.decisions).where(Hand.id == hand_id)) == [decision]
+        assert sorted(db.scalars(select(User.bankroll))) == [-5, 5]  # the small blind (5) folded to the big
+    database.engine.dispose()
 
 
 def test_levels_open_at_their_bankroll_thresholds(tmp_path):

@@ -22,6 +22,7 @@ import asyncio
 import copy
 import json
 import logging
+import math
 import time
 from dataclasses import dataclass
 
@@ -43,7 +44,8 @@ WORDS = {"fold": FOLD, "call": CALL, "raise": RAISE}
 
 
 def jsonable(value):
-    """A bot's decision info as plain JSON data (numpy scalars and arrays become numbers and lists)."""
+    """A bot's decision info as plain JSON data (numpy scalars and arrays become numbers and lists; NaN and
+    infinities become null: strict JSON has no such numbers, and PostgreSQL's json type refuses them)."""
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -51,7 +53,9 @@ def jsonable(value):
     if isinstance(value, np.ndarray):
         return jsonable(value.tolist())
     if isinstance(value, np.generic):
-        return value.item()
+        return jsonable(value.item())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     if value is None or isinstance(value, bool | int | float | str):
         return value
     return str(value)
