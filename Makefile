@@ -12,29 +12,27 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
+# $(call apt_need,CHECK,PACKAGE,FOR): install Debian's PACKAGE when the shell test CHECK fails, and fail
+# loudly when it still fails (CI has only what this Makefile installs)
+define apt_need
+	@$(1) || { \
+	  echo "installing Debian's $(2) for $(3)"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(2) \
+	  || { echo "error: could not install $(2) (apt-get install -y $(2)); $(3) need it" >&2; exit 1; }; }
+	@$(1) || { echo "error: still missing after apt-get install $(2): $(3) need it" >&2; exit 1; }
+endef
+
 # the web table's end-to-end tests drive Debian's chromium through Playwright (never a downloaded browser
-# build); CHROMIUM_REQUIRED=1 makes them fail, not skip, when the browser is missing
+# build); its storage tests run on PostgreSQL too, a throwaway server made by Debian's initdb and pg_ctl
+# (tests/web/postgres.py). CHROMIUM_REQUIRED=1 / POSTGRES_REQUIRED=1 make them fail, not skip, when missing.
 CHROMIUM := /usr/bin/chromium
 
 browser:
-	@test -x $(CHROMIUM) || { \
-	  echo "installing Debian's chromium for the web table's end-to-end tests"; \
-	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium \
-	  || { echo "error: could not install chromium (apt-get install -y chromium); the e2e tests need $(CHROMIUM)" >&2; exit 1; }; }
-	@test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) is still missing after apt-get install chromium" >&2; exit 1; }
-
-# the web table's storage tests run on PostgreSQL too, a throwaway server made by Debian's initdb and pg_ctl
-# (tests/web/postgres.py); POSTGRES_REQUIRED=1 makes them fail, not skip, when the binaries are missing
-PG_FOUND = command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
+	$(call apt_need,test -x $(CHROMIUM),chromium,the web table's end-to-end tests)
 
 postgres:
-	@$(PG_FOUND) || { \
-	  echo "installing Debian's postgresql for the web table's PostgreSQL tests"; \
-	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql \
-	  || { echo "error: could not install postgresql (apt-get install -y postgresql); the web tests need initdb" >&2; exit 1; }; }
-	@$(PG_FOUND) || { echo "error: initdb is still missing after apt-get install postgresql" >&2; exit 1; }
+	$(call apt_need,{ command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; },postgresql,the web table's PostgreSQL tests)
 
 test: $(STAMP) browser postgres
 	CHROMIUM_REQUIRED=1 POSTGRES_REQUIRED=1 $(PY) -m pytest -q
