@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pokerlab.checks import check_fields
 from pokerlab.errors import ConfigError
 
 
@@ -141,15 +142,15 @@ class WebConfig:
                 raise ConfigError(f"{name} must be a positive number of seconds/hours, got {value!r}")
         if not isinstance(self.pause_seconds, int | float) or self.pause_seconds < 0:
             raise ConfigError(f"pause_seconds must be >= 0, got {self.pause_seconds!r}")
-        for name, low in (
-            ("bot_stack_bets", 1),
-            ("login_failures", 1),
-            ("max_frame_bytes", 64),
-            ("hash_time_cost", 1),
-            ("hash_memory_kib", 64),
-        ):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ConfigError(f"{name} must be an integer >= {low}, got {value!r}")
-        if not isinstance(self.run_bot_tables, bool):
-            raise ConfigError(f"run_bot_tables must be true or false, got {self.run_bot_tables!r}")
+        check_fields(
+            self,
+            "WebConfig",
+            flags=("run_bot_tables",),
+            at_least={
+                "bot_stack_bets": 1,
+                "login_failures": 1,
+                "max_frame_bytes": 64,
+                "hash_time_cost": 1,
+                "hash_memory_kib": 64,
+            },
+        )
