@@ -13,6 +13,15 @@ FOLD, CALL, RAISE = 0, 1, 2
 ACTION_LETTERS = "fcr"
 
 
+def check_or_fold(to_call: int) -> int:
+    """What a player who does not answer does: check when checking is free (nothing owed), else fold.
+
+    >>> check_or_fold(0), check_or_fold(10)
+    (1, 0)
+    """
+    return CALL if to_call == 0 else FOLD
+
+
 class Action(IntEnum):
     """The three fixed-limit actions; plain ints 0, 1, 2 work everywhere an Action does.
 

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pokerlab.actions import CALL, FOLD
+from pokerlab.actions import CALL, check_or_fold
 from pokerlab.arena.players import AgentFailure, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.errors import IllegalAction
@@ -136,7 +136,7 @@ class Table:
             except Exception as exc:  # noqa: BLE001 - any failure of the agent's own code
                 choice = self._failed(j, view, AgentFailure(repr(exc)))
         elif self.gone[j]:
-            choice = CALL if view.to_call == 0 else FOLD
+            choice = check_or_fold(view.to_call)
         else:
             try:
                 choice = self.players[j].act(view, self.action_timeout)
@@ -163,14 +163,14 @@ class Table:
             legal = ", ".join(("FOLD", "CALL", "RAISE")[a] for a in view.legal_actions)
             if not isinstance(self.players[j], IsolatedPlayer):
                 raise IllegalAction(f"agent {self.labels[j]}: {action!r} is not legal here; legal: {legal}")
-            bad, action = action, CALL if view.to_call == 0 else FOLD
+            bad, action = action, check_or_fold(view.to_call)
             probabilities = info = None
             self._fault(j, f"answered {bad!r}, not one of {legal}", action)
         return action, probabilities, info
 
     def _failed(self, j: int, view, exc: Exception) -> int:
         """Check or fold for a player that failed to answer, and count the fault."""
-        action = CALL if view.to_call == 0 else FOLD
+        action = check_or_fold(view.to_call)
         if isinstance(exc, Disconnected):
             self.gone[j] = True
             self._fault(j, f"left the table ({exc})", action)

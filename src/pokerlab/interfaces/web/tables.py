@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pokerlab.actions import check_or_fold
 from pokerlab.agents.base import overrides
 from pokerlab.agents.registry import make_agent
 from pokerlab.arena.dealing import Dealer
@@ -200,7 +201,7 @@ class Table:
                 if hand is not None and self.pending is not None and not self.pending.done():
                     p = hand.state.actor
                     if hand.position_of(conn.user_id) == p:
-                        self.pending.set_result(CALL if hand.state.to_call(p) == 0 else FOLD)
+                        self.pending.set_result(check_or_fold(hand.state.to_call(p)))
 
     def submit(self, user_id: int, word) -> str | None:
         """A person's action from the WebSocket; the error message, or None when taken."""
@@ -375,7 +376,7 @@ class Table:
     async def _ask_person(self, hand: frames.LiveHand, p: int) -> int:
         state = hand.state
         seat = self.seats[hand.players[p]["seat"]]
-        fallback = CALL if state.to_call(p) == 0 else FOLD
+        fallback = check_or_fold(state.to_call(p))
         if seat.user_id != hand.players[p]["user_id"] or seat.connections == 0:
             return fallback
         self.pending = asyncio.get_running_loop().create_future()
@@ -395,7 +396,7 @@ class Table:
             choice = await asyncio.to_thread(seat.agent.act, view)
         except Exception as exc:  # noqa: BLE001 - the bot's own failure: it checks or folds
             log.warning("table %s: bot %s failed: %r", self.id, seat.bot, exc)
-            choice = CALL if view.to_call == 0 else FOLD
+            choice = check_or_fold(view.to_call)
         if isinstance(choice, tuple):
             action, probabilities, info = choice
             decision = {"probabilities": jsonable(probabilities), "info": jsonable(info)}
@@ -407,7 +408,7 @@ class Table:
             log.warning(
                 "table %s: bot %s answered %r, not legal; checked or folded", self.id, seat.bot, action
             )
-            action, decision = (CALL if view.to_call == 0 else FOLD), None
+            action, decision = check_or_fold(view.to_call), None
         return action, decision
 
 
