@@ -45,6 +45,18 @@ class Decision(NamedTuple):
     info: dict[str, Any] | None = None
 
 
+def split_decision(choice) -> tuple[Any, tuple[float, float, float] | None, dict[str, Any] | None]:
+    """(action, probabilities, info) of what `Agent.act` answered: an action, or a `Decision` (a plain
+    3-tuple once it has crossed a process boundary).
+
+    >>> split_decision(2), tuple(split_decision(Decision(1, (0.0, 1.0, 0.0))))
+    ((2, None, None), (1, (0.0, 1.0, 0.0), None))
+    """
+    if type(choice) is not int and isinstance(choice, tuple):
+        return choice
+    return choice, None, None
+
+
 class Agent:
     """Base class of every player: override `act`, and the hooks the agent needs (see the module doc).
 

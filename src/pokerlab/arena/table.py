@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pokerlab.actions import CALL, check_or_fold
+from pokerlab.agents.base import split_decision
 from pokerlab.arena.players import AgentFailure, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.errors import IllegalAction
@@ -153,12 +154,7 @@ class Table:
 
     def _checked(self, j: int, view, choice) -> tuple[int, tuple | None, dict | None]:
         """(action, probabilities, info) of what an agent answered, the action legal (see the module doc)."""
-        if type(choice) is int:
-            action, probabilities, info = choice, None, None
-        elif isinstance(choice, tuple):  # a Decision (a plain tuple from an isolated agent)
-            action, probabilities, info = choice
-        else:
-            action, probabilities, info = choice, None, None  # an int-like action (IntEnum, numpy int)
+        action, probabilities, info = split_decision(choice)
         if action not in view.legal_actions:
             legal = ", ".join(("FOLD", "CALL", "RAISE")[a] for a in view.legal_actions)
             if not isinstance(self.players[j], IsolatedPlayer):

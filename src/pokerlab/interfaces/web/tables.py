@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.actions import check_or_fold
-from pokerlab.agents.base import overrides
+from pokerlab.agents.base import overrides, split_decision
 from pokerlab.agents.registry import make_agent
 from pokerlab.arena.dealing import Dealer
 from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState, hand_end, hand_start, seat_view
@@ -397,19 +397,16 @@ class Table:
         except Exception as exc:  # noqa: BLE001 - the bot's own failure: it checks or folds
             log.warning("table %s: bot %s failed: %r", self.id, seat.bot, exc)
             choice = check_or_fold(view.to_call)
-        if isinstance(choice, tuple):
-            action, probabilities, info = choice
+        action, probabilities, info = split_decision(choice)
+        decision = None
+        if probabilities is not None or info is not None:
             decision = {"probabilities": jsonable(probabilities), "info": jsonable(info)}
-            if probabilities is None and info is None:
-                decision = None
-        else:
-            action, decision = int(choice), None
         if action not in view.legal_actions:
             log.warning(
                 "table %s: bot %s answered %r, not legal; checked or folded", self.id, seat.bot, action
             )
             action, decision = check_or_fold(view.to_call), None
-        return action, decision
+        return int(action), decision
 
 
 class Lobby:
