@@ -61,6 +61,8 @@ def test_ladder_needs_two_snapshots(tmp_path):
     train(PRESETS["repaired"], Schedule(opponents=("call",), eval_deals=2), 10, 1, tmp_path / "run")
     with pytest.raises(ConfigError, match="at least two snapshots"):
         ladder(tmp_path / "run", 4, 1, tmp_path / "ladder")
+    with pytest.raises(ConfigError, match="no such run folder"):
+        ladder(tmp_path / "missing", 4, 1, tmp_path / "ladder")
 
 
 def test_exploit_versions_and_rows(tmp_path):

@@ -30,6 +30,10 @@ LADDER_HEADER = ["later", "earlier", "sb_per_hand", "ci95_low", "ci95_high"]
 def rungs(run: str | Path) -> list[tuple[int, Path]]:
     """(training hands, file) of the run's snapshots and its later final checkpoint, oldest first."""
     run = Path(run)
+    if not run.is_dir():
+        raise ConfigError(
+            f"{run}: no such run folder (a ladder reads the folder `pokerlab train td --out` wrote)"
+        )
     found = [(int(p.stem.split("-")[1]), p) for p in sorted((run / "snapshots").glob("hands-*.npz"))]
     final = run / "checkpoint.npz"
     if final.is_file():
@@ -95,7 +99,16 @@ def plot_ladder(rows: list[list], hands: list[int], path: Path, deals: int, seed
     image = ax.imshow(grid, cmap="RdBu", vmin=-limit, vmax=limit)
     for later, earlier, value, low, high in rows:
         mark = "*" if low > 0 or high < 0 else ""
-        ax.text(index[earlier], index[later], f"{value:+.2f}{mark}", ha="center", va="center", fontsize=8)
+        colour = "white" if abs(value) > 0.6 * limit else "black"  # legible on the map's dark ends
+        ax.text(
+            index[earlier],
+            index[later],
+            f"{value:+.2f}{mark}",
+            ha="center",
+            va="center",
+            fontsize=8,
+            color=colour,
+        )
     labels = [f"{h // 1000}k" for h in hands]
     ax.set_xticks(range(n), labels, rotation=45)
     ax.set_yticks(range(n), labels)
