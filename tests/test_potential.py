@@ -4,6 +4,7 @@ import pytest
 import pokerlab
 from pokerlab.analysis.potential import hand_potential
 from pokerlab.analysis.reference import reference_potential
+from pokerlab.cards import parse_cards
 from pokerlab.errors import ConfigError, InvalidCards
 
 TABLE_2 = [[449_005, 3_211, 169_504], [0, 8_370, 540], [91_981, 1_036, 346_543]]
@@ -112,6 +113,7 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
         CountsCache,
         board_ranks,
         combine_counts,
+        four_card_ranks,
         holding_counts,
         one_card_holding_counts,
         potential_counts,
@@ -129,7 +131,7 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
             rows, counts = holding_counts(hole, board, cards_to_come)
             assert np.array_equal(combine_counts(rows, counts, weights), plain)
             if cards_to_come == 2:
-                by_sets = two_card_holding_counts(hole, board)
+                by_sets = two_card_holding_counts(hole, board, four_card_ranks(board))
             else:
                 by_sets = one_card_holding_counts(hole, board, board_ranks(board))
             assert np.array_equal(by_sets[0], rows) and np.array_equal(by_sets[1], counts)
@@ -145,6 +147,26 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
         assert np.array_equal(hand_potential(hole, board, weights).one_card.counts, off)
     finally:
         COUNTS_CACHE.enabled = before
+
+
+def test_two_card_counts_by_rank_table_equal_the_plain_kernel_on_flush_and_paired_flops():
+    """The rank table by card ranks stands in for the evaluator only where no flush can come; monotone,
+    two-tone, paired and trips flops with suited and offsuit holes check both paths against the oracle."""
+    from pokerlab.analysis.potential import four_card_ranks, holding_counts, two_card_holding_counts
+
+    for hole, flop in (
+        ("Ah Kh", "2h 7h Qh"),  # monotone, our flush made
+        ("Ac Kd", "2h 7h Qh"),  # monotone, we have none
+        ("9s 8s", "Ts Js 2d"),  # two-tone, straight-flush draw
+        ("Ad Ac", "Ah 7c 7d"),  # paired, suits everywhere
+        ("5c 4d", "6s 6h 6d"),  # trips
+        ("Qd 3c", "2s 9h Kd"),  # rainbow
+    ):
+        hole_codes, flop_codes = np.array(parse_cards(hole), np.uint8), np.array(parse_cards(flop), np.uint8)
+        rows, counts = two_card_holding_counts(hole_codes, flop_codes, four_card_ranks(flop_codes))
+        plain_rows, plain_counts = holding_counts(hole_codes, flop_codes, 2)
+        assert np.array_equal(rows, plain_rows), (hole, flop)
+        assert np.array_equal(counts, plain_counts), (hole, flop)
 
 
 def test_potentials_in_python_floats_equal_the_numpy_formula(rng):

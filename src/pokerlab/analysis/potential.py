@@ -16,9 +16,11 @@ weights, which only scale them. `potential_of` therefore keeps the counts of eve
 board, cards to come) in a bounded LRU cache (`COUNTS_CACHE`) and combines them with the weights of each
 decision (`combine_counts`): a player acting twice on a flop, or the replays of a duplicate deal, count
 once. The one-card counts come from ranks computed once per board (`board_ranks`: the board with every three
-unseen cards), which every player on that board shares. [Measured: ranks of the flop with every four unseen
-cards, shared alike, do not pay for the two-card counts: about two players per flop need them at a ten-seat
-ring table, and the per-player splits cost as much as the ranks they save.] The sums run in
+unseen cards), which every player on that board shares; the two-card counts read the ranks of the flop with
+four more cards from a table by card ranks (`four_card_ranks`, 28,561 ranks, also shared per flop), ranking
+only the sets that can make a flush. [Measured: ranks of the flop with every four unseen cards, shared
+alike, do not pay for the two-card counts: about two players per flop need them at a ten-seat ring table,
+and the per-player splits cost as much as the ranks they save.] The sums run in
 the order of `potential_counts`, the plain kernel kept as the oracle (`holding_counts` is the plain
 per-holding oracle of the counts), so the tables are equal to the last bit; ``COUNTS_CACHE.enabled =
 False`` turns the cache off.
@@ -34,7 +36,8 @@ import numpy as np
 
 from pokerlab.analysis.situation import CardsLike, Situation, is_subcase, situation
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
-from pokerlab.evaluator import CARD_KEYS, add_card, hand_key, rank_of
+from pokerlab.evaluator import CARD_KEYS, START_KEY, add_card, hand_key, rank_of
+from pokerlab.evaluator_tables import FLUSH_BITS, RANK_KEY_MASK, SUIT_COUNTER_SHIFT
 from pokerlab.holdings import HOLDING_CARDS, HOLDING_INDEX
 
 AHEAD, TIED, BEHIND = 0, 1, 2
@@ -221,13 +224,47 @@ def _split(ours: np.int32, theirs: np.int32) -> np.int32:
     return np.int32(ours > theirs) + (np.int32(ours == theirs) << 16)
 
 
+#: What a card of each rank (2 .. A) adds to the rank part of a hand key (`pokerlab.evaluator_tables`).
+_RANK_DIGITS = np.array([5**r for r in range(13)], dtype=np.uint64)
+_RANK_PART = np.uint64(RANK_KEY_MASK)
+_FLUSH_BITS = np.uint64(FLUSH_BITS)
+#: Added to a key's suit counters, sets a flush bit where a suit holds three cards or more.
+_THREE_OF_A_SUIT = np.uint64(0x2222 << SUIT_COUNTER_SHIFT)
+
+
 @nb.njit(cache=True)
-def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`holding_counts` with two cards to come on the flop, by four-card sets (numba kernel).
+def four_card_ranks(board: np.ndarray) -> np.ndarray:
+    """What every player's two-card potential on a flop shares: the rank of the flop with four more cards
+    of ranks r1..r4 (0 = deuce .. 12 = ace) when they make no flush, flat at ``((r1 * 13 + r2) * 13 + r3) *
+    13 + r4`` (13^4 int16; numba kernel). Without a flush a hand's rank depends on its card ranks only;
+    entries for five cards of one rank are never read."""
+    board_key, _ = hand_key(board)
+    base = (board_key & _RANK_PART) | START_KEY  # suit counters of no card: never a flush
+    table = np.empty(13**4, dtype=np.int16)
+    for a in range(13):
+        for b in range(13):
+            for c in range(13):
+                key = base + _RANK_DIGITS[a] + _RANK_DIGITS[b] + _RANK_DIGITS[c]
+                row = ((a * 13 + b) * 13 + c) * 13
+                for d in range(13):
+                    table[row + d] = rank_of(key + _RANK_DIGITS[d], np.uint64(0))
+    return table
+
+
+@nb.njit(cache=True)
+def two_card_holding_counts(
+    hole: np.ndarray, board: np.ndarray, four: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """`holding_counts` with two cards to come on the flop, by four-card sets (numba kernel); `four` is the
+    flop's `four_card_ranks`.
 
     The opponent's final hand is the flop and four unseen cards, its two and the turn and river; each of
     the C(47, 4) = 178,365 sets is ranked once and serves its six splits into holding and completion, where
     the per-subcase loop ranks 1,070,190 hands. The counts are the same integers.
+
+    A set's rank is read from `four` by the ranks of its cards (the 169 entries of one holding {a, b} stay
+    in the first-level cache); only where the flop, a and b hold three cards of a suit can the set make a
+    flush, and there a set whose key shows one is ranked by the evaluator.
 
     Layout: the pairs {c, d} (c < d) of unseen cards are flat in order of c then d, so for a pair {a, b} the
     pairs with c > b, which complete the sets {a, b, c, d}, are one suffix. Per {a, b} the suffix's sets are
@@ -253,11 +290,13 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
         start[c + 1] = start[c] + n - 1 - c
     pair_keys = np.empty(pairs, dtype=np.uint64)
     pair_masks = np.empty(pairs, dtype=np.uint64)
+    pair_ranks = np.empty(pairs, dtype=np.int64)  # the place of the pair's card ranks in a row of `four`
     ours = np.empty(pairs, dtype=np.int32)  # our final rank with turn and river c, d
     for c in range(n):
         for d in range(c + 1, n):
             p = start[c] + d - c - 1
             pair_keys[p], pair_masks[p] = keys[c] + keys[d], masks[c] | masks[d]
+            pair_ranks[p] = unseen[c] // 4 * 13 + unseen[d] // 4
             ours[p] = rank_of(hole_key + pair_keys[p], hole_mask | pair_masks[p])
     # tally[p] for holding p: completions we end ahead + 65,536 x those we tie (<= 990 each)
     tally = np.zeros(pairs, dtype=np.int32)
@@ -268,9 +307,15 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
         for b in range(a + 1, n):
             kb, mb, row_b = ka + keys[b], ma | masks[b], start[b] - b - 1
             suffix = start[b + 1]
-            sets, pk, pm = ranks[suffix:], pair_keys[suffix:], pair_masks[suffix:]
-            for q in range(sets.size):
-                sets[q] = rank_of(kb + pk[q], mb | pm[q])
+            sets, pk, pm, pr = ranks[suffix:], pair_keys[suffix:], pair_masks[suffix:], pair_ranks[suffix:]
+            row = four[(unseen[a] // 4 * 13 + unseen[b] // 4) * 169 :]
+            if (kb + _THREE_OF_A_SUIT) & _FLUSH_BITS:
+                for q in range(sets.size):
+                    k = kb + pk[q]
+                    sets[q] = rank_of(k, mb | pm[q]) if k & _FLUSH_BITS else row[pr[q]]
+            else:
+                for q in range(sets.size):
+                    sets[q] = row[pr[q]]
             o_ab, ours_cd, tally_cd = ours[row_a + b], ours[suffix:], tally[suffix:]
             t_ab = np.int32(0)
             for q in range(sets.size):  # holding {a, b} with turn and river {c, d}, and the other way round
@@ -408,14 +453,16 @@ def combine_counts(rows: np.ndarray, counts: np.ndarray, weights: np.ndarray) ->
 
 
 class CountsCache:
-    """A bounded LRU cache of `holding_counts` per (hole, board, cards to come), with hit counts, and of the
-    `board_ranks` those counts are made from, per board (every player on a board shares them).
+    """A bounded LRU cache of `holding_counts` per (hole, board, cards to come), with hit counts, and of what
+    those counts are made from per board (`board_ranks`, and `four_card_ranks` on a flop), which every
+    player on a board shares.
 
     An entry holds 1,326 rows and 3 x 1,326 counts (9.3 KB): the default 2,048 entries take at most 19 MB;
-    a board's ranks take 0.5 MB, and the last ``boards`` boards are kept.
+    a board's `board_ranks` take 0.24 MB and its `four_card_ranks` 57 KB; the last ``boards`` of those are
+    kept.
     """
 
-    def __init__(self, maxsize: int = 2048, boards: int = 8) -> None:
+    def __init__(self, maxsize: int = 2048, boards: int = 16) -> None:
         self.maxsize, self.boards = maxsize, boards
         self.enabled = True
         self.hits = self.misses = 0
@@ -433,19 +480,22 @@ class CountsCache:
             self._entries.move_to_end(key)
             return entry
         self.misses += 1
+        maker = four_card_ranks if cards_to_come == 2 else board_ranks
+        shared = self._per_board((board_key, cards_to_come), board, maker)
         if cards_to_come == 2:
-            entry = two_card_holding_counts(hole, board)
+            entry = two_card_holding_counts(hole, board, shared)
         else:
-            entry = one_card_holding_counts(hole, board, self._board_ranks(board_key, board))
+            entry = one_card_holding_counts(hole, board, shared)
         self._entries[key] = entry
         if len(self._entries) > self.maxsize:
             self._entries.popitem(last=False)
         return entry
 
-    def _board_ranks(self, key: bytes, board: np.ndarray) -> np.ndarray:
+    def _per_board(self, key: tuple, board: np.ndarray, maker) -> np.ndarray:
+        """``maker(board)``, kept for the last `boards` (board, kind) keys."""
         ranks = self._boards.get(key)
         if ranks is None:
-            ranks = self._boards[key] = board_ranks(board)
+            ranks = self._boards[key] = maker(board)
             if len(self._boards) > self.boards:
                 self._boards.popitem(last=False)
         else:
