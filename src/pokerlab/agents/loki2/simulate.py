@@ -37,15 +37,13 @@ from pokerlab.agents.loki2.selector import select_action
 from pokerlab.agents.loki2.triples import TripleRules, triple_into
 from pokerlab.analysis.crude_potential import crude_potentials_of
 from pokerlab.analysis.strength import rank_with
-from pokerlab.cards import CARD_MASKS, NUM_CARDS
+from pokerlab.cards import NUM_CARDS
 from pokerlab.engine import RIVER, HandState, SeatView, blind_positions, state_from_view
 from pokerlab.errors import ConfigError
 from pokerlab.evaluator import hand_key
-from pokerlab.holdings import CARD_HOLDINGS, HOLDING_CARDS, HOLDING_INDEX, NUM_HOLDINGS
+from pokerlab.holdings import CARD_HOLDINGS, HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, NUM_HOLDINGS
 from pokerlab.modeling.holding_values import preflop_values, sorted_preflop_values
 
-#: The 64-bit card mask of each holding.
-HOLDING_MASKS = CARD_MASKS[HOLDING_CARDS[:, 0]] | CARD_MASKS[HOLDING_CARDS[:, 1]]
 #: Uniforms kept per trial for the actions drawn inside it (a longer play-out reuses them cyclically).
 DRAWS_PER_TRIAL = 64
 
