@@ -19,7 +19,7 @@ from pokerlab.agents.loki2.triples import (
     holding_triples,
     ramp,
     reference_triple,
-    triple_into,
+    triple_action,
 )
 from pokerlab.cards import parse_cards
 from pokerlab.engine import GameConfig, HandState
@@ -152,9 +152,11 @@ def test_kernel_equals_reference_on_random_inputs():
             values = random_values(rng)
             t1 = float(rng.uniform(0.3, 0.7))
             t2 = float(rng.uniform(t1, 0.95))
-            triple_into((*c, *values, t1, t2), k, out)
+            u = float(rng.random())
+            action = triple_action((*c, *values, t1, t2), k, u, out)
             expected = reference_triple(*values, c, rules, t1, t2)
             assert out == pytest.approx(expected, abs=1e-12)
+            assert action == select_action(tuple(out.tolist()), u)
             assert sum(expected) == pytest.approx(1.0)
             assert min(expected) >= 0
             assert expected[FOLD] == 0 or c.to_call > 0

@@ -33,8 +33,7 @@ import numba as nb
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
-from pokerlab.agents.loki2.selector import select_action
-from pokerlab.agents.loki2.triples import TripleRules, triple_into
+from pokerlab.agents.loki2.triples import TripleRules, triple_action
 from pokerlab.analysis.crude_potential import crude_potentials_of
 from pokerlab.analysis.strength import rank_with
 from pokerlab.cards import NUM_CARDS
@@ -334,8 +333,9 @@ def trial_values(
 
 class _Playout:
     """What every play-out of one decision shares: the triple constants, thresholds per position, round and
-    bets faced (``thresholds`` (players, 4, 3, 2)), Loki-2's position and semi-bluff flag. Triples come from
-    the numba twin of `reference_triple` (`triple_into`), asked with one tuple of numbers per action."""
+    bets faced (``thresholds`` (players, 4, 3, 2)), Loki-2's position and semi-bluff flag. Triples and the
+    action drawn from them come from the numba twin of `reference_triple` (`triple_action`), asked with one
+    tuple of numbers per action."""
 
     def __init__(self, rules: TripleRules, thresholds: np.ndarray, me: int, semi_bluffing: bool) -> None:
         self.rules, self.me, self.semi_bluffing = rules.as_array(), me, semi_bluffing
@@ -383,8 +383,7 @@ class _Playout:
                 t1,
                 t2,
             )
-            triple_into(values, rules, triple)
-            action = select_action(triple.tolist(), draws[k])
+            action = triple_action(values, rules, draws[k], triple)
             k = (k + 1) % len(draws)
             if action == CALL and to_call > 0:
                 called[p] = True
