@@ -272,7 +272,8 @@ def test_in_place_reweighting_equals_triples_then_product_to_the_last_bit():
     rules = TripleRules()
     for _ in range(60):
         cards = rng.permutation(52)[: rng.integers(3, 6)]
-        strength, potential = board_values(tuple(int(x) for x in cards))
+        board = tuple(int(x) for x in cards)
+        strength, potential = board_values(board)
         c = context(
             round_index=len(cards) - 2,
             bets_to_call=int(rng.integers(0, 3)),
@@ -291,5 +292,5 @@ def test_in_place_reweighting_equals_triples_then_product_to_the_last_bit():
         expected = reweight_by_triples(
             weights, holding_triples(strength, potential, opponents, c, rules, t1, t2), action
         )
-        reweight_in_place(weights, strength, potential, opponents, c, rules, t1, t2, action)
+        reweight_in_place(weights, board, opponents, c, rules, t1, t2, action)
         assert np.array_equal(weights, expected)
