@@ -20,9 +20,9 @@ from phevaluator import evaluate_cards
 
 from pokerlab.analysis.income_rate import simulate_table
 from pokerlab.analysis.potential import (
-    four_card_ranks,
     hand_potential,
     potential_counts,
+    rank_table,
     two_card_holding_counts,
 )
 from pokerlab.analysis.situation import situation
@@ -113,7 +113,7 @@ def main() -> None:
     libraries = ("eval7", "phevaluator")
     weights = np.random.default_rng(2026).random(1326)
     known, weighted = situation(HOLE, FLOP), situation(HOLE, FLOP, weights)
-    four = four_card_ranks(known.board)  # shared by every player on the flop
+    four = rank_table(known.board, 4)  # shared by every player on the flop
     rows = []
 
     def peers(compute: Callable[[Peer], object], expected: object) -> dict[str, float]:

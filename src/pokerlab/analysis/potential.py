@@ -15,12 +15,12 @@ A subcase's counts (its row, and how many completions end ahead, tied, behind) d
 weights, which only scale them. `potential_of` therefore keeps the counts of every live holding per (hole,
 board, cards to come) in a bounded LRU cache (`COUNTS_CACHE`) and combines them with the weights of each
 decision (`combine_counts`): a player acting twice on a flop, or the replays of a duplicate deal, count
-once. The one-card counts come from ranks computed once per board (`board_ranks`: the board with every three
-unseen cards), which every player on that board shares; the two-card counts read the ranks of the flop with
-four more cards from a table by card ranks (`four_card_ranks`, 28,561 ranks, also shared per flop), ranking
-only the sets that can make a flush. [Measured: ranks of the flop with every four unseen cards, shared
-alike, do not pay for the two-card counts: about two players per flop need them at a ten-seat ring table,
-and the per-player splits cost as much as the ranks they save.] The sums run in
+once. The one- and two-card counts (`one_card_holding_counts`, `two_card_holding_counts`) read the final
+ranks of the opponent's holdings from a table by card ranks made once per board and shared by every player on
+it (`rank_table`: 1,183 ranks for one card to come, 8,281 for two; suits play no part without a flush), and
+rank by the evaluator only the hands that can make a flush. [Measured: ranks of the flop with every four
+unseen cards, shared alike, do not pay: about two players per flop need the two-card counts at a ten-seat
+ring table, and the per-player splits cost as much as the ranks they save.] The sums run in
 the order of `potential_counts`, the plain kernel kept as the oracle (`holding_counts` is the plain
 per-holding oracle of the counts), so the tables are equal to the last bit; ``COUNTS_CACHE.enabled =
 False`` turns the cache off.
@@ -232,22 +232,30 @@ _FLUSH_BITS = np.uint64(FLUSH_BITS)
 _THREE_OF_A_SUIT = np.uint64(0x2222 << SUIT_COUNTER_SHIFT)
 
 
+#: Added to a key's suit counters, sets a flush bit where a suit holds four cards or more.
+_FOUR_OF_A_SUIT = np.uint64(0x1111 << SUIT_COUNTER_SHIFT)
+
+
 @nb.njit(cache=True)
-def four_card_ranks(board: np.ndarray) -> np.ndarray:
-    """What every player's two-card potential on a flop shares: the rank of the flop with four more cards
-    of ranks r1..r4 (0 = deuce .. 12 = ace) when they make no flush, flat at ``((r1 * 13 + r2) * 13 + r3) *
-    13 + r4`` (13^4 int16; numba kernel). Without a flush a hand's rank depends on its card ranks only;
-    entries for five cards of one rank are never read."""
+def rank_table(board: np.ndarray, extra: int) -> np.ndarray:
+    """What every player's potential on a board shares: the rank of the board with `extra` (3 or 4) more
+    cards of ranks r1 <= r2, r3 (<= r4) (0 = deuce .. 12 = ace) when they make no flush, flat at ``(r1 * 13 +
+    r2) * 13 + r3`` (3 cards; 2,197 int16) or ``((r1 * 13 + r2) * 13 + r3) * 13 + r4`` (4 cards; 28,561
+    int16) (numba kernel). Without a flush a hand's rank depends on its card ranks only; the entries out of
+    that order are 0 and those of five cards of one rank are never read."""
     board_key, _ = hand_key(board)
     base = (board_key & _RANK_PART) | START_KEY  # suit counters of no card: never a flush
-    table = np.empty(13**4, dtype=np.int16)
+    table = np.zeros(13**extra, dtype=np.int16)
     for a in range(13):
-        for b in range(13):
+        for b in range(a, 13):
             for c in range(13):
                 key = base + _RANK_DIGITS[a] + _RANK_DIGITS[b] + _RANK_DIGITS[c]
-                row = ((a * 13 + b) * 13 + c) * 13
-                for d in range(13):
-                    table[row + d] = rank_of(key + _RANK_DIGITS[d], np.uint64(0))
+                row = (a * 13 + b) * 13 + c
+                if extra == 3:
+                    table[row] = rank_of(key, np.uint64(0))
+                    continue
+                for d in range(c, 13):
+                    table[row * 13 + d] = rank_of(key + _RANK_DIGITS[d], np.uint64(0))
     return table
 
 
@@ -256,7 +264,7 @@ def two_card_holding_counts(
     hole: np.ndarray, board: np.ndarray, four: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """`holding_counts` with two cards to come on the flop, by four-card sets (numba kernel); `four` is the
-    flop's `four_card_ranks`.
+    flop's `rank_table` of four cards.
 
     The opponent's final hand is the flop and four unseen cards, its two and the turn and river; each of
     the C(47, 4) = 178,365 sets is ranked once and serves its six splits into holding and completion, where
@@ -352,10 +360,6 @@ def two_card_holding_counts(
     return rows, counts
 
 
-#: Ranks (1..7,462) can not be this high: the entry of a set of "three cards" that holds a card twice.
-_NO_RANK = np.int16(2**15 - 1)
-
-
 @nb.njit(cache=True)
 def _unseen_cards(board_mask: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The cards not on the board, in code order, with their keys and masks (numba kernel)."""
@@ -365,26 +369,6 @@ def _unseen_cards(board_mask: np.uint64) -> tuple[np.ndarray, np.ndarray, np.nda
     for a in range(unseen.size):
         keys[a], masks[a] = CARD_KEYS[unseen[a]], CARD_MASKS[unseen[a]]
     return unseen, keys, masks
-
-
-@nb.njit(cache=True)
-def board_ranks(board: np.ndarray) -> np.ndarray:
-    """What every player's one-card potential on a flop or turn shares: the rank of the board with each
-    three of its n unseen cards (49 on the flop, 48 on the turn; in code order) as an (n, n, n) int16 table:
-    ``three[a, b, c]``, a < b, is holding {a, b} with card c to come, `_NO_RANK` where c is a or b; entries
-    with a >= b are not filled (numba kernel; C(49, 3) = 18,424 ranks on the flop)."""
-    board_key, board_mask = hand_key(board)
-    unseen, keys, masks = _unseen_cards(board_mask)
-    n = unseen.size
-    three = np.empty((n, n, n), dtype=np.int16)
-    for a in range(n):
-        for b in range(a + 1, n):
-            three[a, b, a] = three[a, b, b] = _NO_RANK
-            kb, mb = board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b]
-            for c in range(b + 1, n):
-                r = rank_of(kb + keys[c], mb | masks[c])
-                three[a, b, c] = three[a, c, b] = three[b, c, a] = r
-    return three
 
 
 @nb.njit(cache=True)
@@ -407,25 +391,37 @@ def _holding_rows(board_key, board_mask, unseen, hole_mask, now):
 def one_card_holding_counts(
     hole: np.ndarray, board: np.ndarray, three: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`holding_counts` with one card to come, from the board's `board_ranks` (numba kernel): holding {a, b}
-    against us with card c to come is ``three[a, b, c]`` against ``three[h0, h1, c]``, a row of n compares."""
+    """`holding_counts` with one card to come, from the board's `rank_table` of three cards (numba kernel):
+    holding {a, b} with card c to come is read from `three` by card ranks (ranked by the evaluator only where
+    the board, a and b hold four cards of a suit and c makes the flush), against our rank with c: a row of n
+    compares."""
     board_key, board_mask = hand_key(board)
     unseen, keys, masks = _unseen_cards(board_mask)
     n = unseen.size
     key, mask = add_card(board_key, board_mask, hole[0])
     hole_key, hole_mask = add_card(key, mask, hole[1])
-    mine = np.array([a for a in range(n) if masks[a] & hole_mask])  # our cards' places among the unseen
-    ours = three[mine[0], mine[1]].copy()  # our final rank with each card to come (mine[0] < mine[1])
-    ours[mine[0]] = ours[mine[1]] = -1
+    ours = np.empty(n, dtype=np.int32)  # our final rank with each card to come, -1 for our own cards
+    for c in range(n):
+        ours[c] = -1 if masks[c] & hole_mask else rank_of(hole_key + keys[c], hole_mask | masks[c])
     rows = _holding_rows(board_key, board_mask, unseen, hole_mask, rank_of(hole_key, hole_mask))
     counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
+    theirs = np.empty(n, dtype=np.int32)
     cases = n - 4
     for a in range(n):
         for b in range(a + 1, n):
             i = HOLDING_INDEX[unseen[a], unseen[b]]
             if rows[i] < 0:
                 continue
-            theirs = three[a, b]
+            kb, mb = board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b]
+            row = three[(unseen[a] // 4 * 13 + unseen[b] // 4) * 13 :]
+            if (kb + _FOUR_OF_A_SUIT) & _FLUSH_BITS:
+                for c in range(n):
+                    k = kb + keys[c]
+                    theirs[c] = rank_of(k, mb | masks[c]) if k & _FLUSH_BITS else row[unseen[c] // 4]
+            else:
+                for c in range(n):
+                    theirs[c] = row[unseen[c] // 4]
+            theirs[a] = theirs[b] = 2**15  # no card to come: above every rank, never ahead nor tied
             ahead = tied = 0
             for c in range(n):
                 ahead += ours[c] > theirs[c]
@@ -454,12 +450,11 @@ def combine_counts(rows: np.ndarray, counts: np.ndarray, weights: np.ndarray) ->
 
 class CountsCache:
     """A bounded LRU cache of `holding_counts` per (hole, board, cards to come), with hit counts, and of what
-    those counts are made from per board (`board_ranks`, and `four_card_ranks` on a flop), which every
-    player on a board shares.
+    those counts are made from per board and cards to come (`rank_table`), which every player on a board
+    shares.
 
     An entry holds 1,326 rows and 3 x 1,326 counts (9.3 KB): the default 2,048 entries take at most 19 MB;
-    a board's `board_ranks` take 0.24 MB and its `four_card_ranks` 57 KB; the last ``boards`` of those are
-    kept.
+    a board's rank table 4 KB (one card to come) or 57 KB (two); the last ``boards`` of those are kept.
     """
 
     def __init__(self, maxsize: int = 2048, boards: int = 16) -> None:
@@ -480,8 +475,7 @@ class CountsCache:
             self._entries.move_to_end(key)
             return entry
         self.misses += 1
-        maker = four_card_ranks if cards_to_come == 2 else board_ranks
-        shared = self._per_board((board_key, cards_to_come), board, maker)
+        shared = self._per_board((board_key, cards_to_come), board)
         if cards_to_come == 2:
             entry = two_card_holding_counts(hole, board, shared)
         else:
@@ -491,11 +485,11 @@ class CountsCache:
             self._entries.popitem(last=False)
         return entry
 
-    def _per_board(self, key: tuple, board: np.ndarray, maker) -> np.ndarray:
-        """``maker(board)``, kept for the last `boards` (board, kind) keys."""
+    def _per_board(self, key: tuple, board: np.ndarray) -> np.ndarray:
+        """The board's `rank_table` for ``key[1]`` cards to come, kept for the last `boards` keys."""
         ranks = self._boards.get(key)
         if ranks is None:
-            ranks = self._boards[key] = maker(board)
+            ranks = self._boards[key] = rank_table(board, key[1] + 2)
             if len(self._boards) > self.boards:
                 self._boards.popitem(last=False)
         else:
