@@ -11,7 +11,7 @@ from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1 import Loki1Config
 from pokerlab.agents.loki1.postflop import PostflopRules, PostflopSituation, decide
 from pokerlab.agents.loki2 import Loki2Config
-from pokerlab.agents.loki2.reweight import TripleFollower, board_values, reweight_by_triples, som_thresholds
+from pokerlab.agents.loki2.reweight import TripleFollower, reweight_by_triples, som_thresholds
 from pokerlab.agents.loki2.selector import select_action
 from pokerlab.agents.loki2.triples import (
     TripleContext,
@@ -26,6 +26,7 @@ from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
 from pokerlab.holdings import HOLDING_CARDS, holding_index
 from pokerlab.modeling.frequencies import ActionFrequencies
+from pokerlab.modeling.holding_values import board_values
 
 NO_DECEPTION = PostflopRules(deception=False)
 

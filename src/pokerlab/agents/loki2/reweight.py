@@ -23,20 +23,10 @@ import numpy as np
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.opponents import HandFollower
 from pokerlab.agents.loki2.triples import TripleContext, TripleRules, holding_triples
-from pokerlab.analysis.crude_potential import crude_potentials
-from pokerlab.analysis.strength import holding_strengths
 from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
 from pokerlab.modeling.frequencies import DEFAULT_FREQUENCIES, ActionFrequencies, bet_bucket
+from pokerlab.modeling.holding_values import board_values
 from pokerlab.modeling.reweighting import MIN_WEIGHT
-
-
-@lru_cache(maxsize=256)
-def board_values(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(HS_1 against a uniform opponent, PPOT_c) of every holding on a board (NaN where a holding meets the
-    board); read-only, cached per board."""
-    strength, potential = holding_strengths(board), crude_potentials(board)
-    strength.flags.writeable = potential.flags.writeable = False
-    return strength, potential
 
 
 def reweight_by_triples(weights: np.ndarray, triples: np.ndarray, action: int) -> np.ndarray:
