@@ -41,7 +41,7 @@ from pokerlab.engine import RIVER, HandState, SeatView, blind_positions, state_f
 from pokerlab.errors import ConfigError
 from pokerlab.evaluator import hand_key
 from pokerlab.holdings import CARD_HOLDINGS, HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, NUM_HOLDINGS
-from pokerlab.modeling.holding_values import preflop_values, sorted_preflop_values
+from pokerlab.modeling.holding_values import board_values, preflop_values, sorted_preflop_values
 
 #: Uniforms kept per trial for the actions drawn inside it (a longer play-out reuses them cyclically).
 DRAWS_PER_TRIAL = 64
@@ -287,15 +287,49 @@ def _strengths_on_board(board, holes, weights, out):
 
 
 @nb.njit(cache=True)
-def _trial_values(holes, runouts, first_round, seats, weights, strength, potential):
-    """HS_1 and PPOT_c of each position in `seats` for every trial and round from `first_round` on."""
+def _trial_values(
+    holes,
+    runouts,
+    first_round,
+    seats,
+    weights,
+    uniform,
+    now_strength,
+    now_potential,
+    shared,
+    strength,
+    potential,
+):
+    """HS_1 and PPOT_c of each position in `seats` for every trial and round from `first_round` on.
+
+    With `shared`, the first round's board (the table's, the same in every trial) is not valued per trial: a
+    seat valued against a uniform opponent (``uniform[j]``) reads its holding's `now_strength` and
+    `now_potential` (the board's `board_values`: the same numbers, as uniform weights sum exactly in any
+    order), another seat is valued once per hole it holds (Loki-2's own, the same in every trial).
+    """
     k = seats.shape[0]
     rows = np.empty((k, 2), dtype=np.int64)
     hs = np.empty(k)
+    one = np.empty(1)
+    last = np.full((k, 2), -1, dtype=np.int64)  # the hole each non-uniform seat was last valued with
+    value = np.empty(k)
     for t in range(holes.shape[0]):
         for j in range(k):
             rows[j, 0], rows[j, 1] = holes[t, seats[j], 0], holes[t, seats[j], 1]
-        for rnd in range(first_round, RIVER + 1):
+        first = first_round
+        if shared:
+            board = runouts[t, : 2 + first_round]
+            for j in range(k):
+                h = HOLDING_INDEX[rows[j, 0], rows[j, 1]]
+                if uniform[j]:
+                    value[j] = now_strength[h]
+                elif rows[j, 0] != last[j, 0] or rows[j, 1] != last[j, 1]:
+                    _strengths_on_board(board, rows[j : j + 1], weights[:, j : j + 1], one)
+                    value[j], last[j, 0], last[j, 1] = one[0], rows[j, 0], rows[j, 1]
+                strength[t, seats[j], first_round] = value[j]
+                potential[t, seats[j], first_round] = now_potential[h] if first_round < RIVER else 0.0
+            first += 1
+        for rnd in range(first, RIVER + 1):
             size = 2 + rnd
             board = runouts[t, :size]
             _strengths_on_board(board, rows, weights, hs)
@@ -319,15 +353,35 @@ def final_ranks(holes: np.ndarray, runouts: np.ndarray) -> np.ndarray:
 
 
 def trial_values(
-    holes: np.ndarray, runouts: np.ndarray, first_round: int, seats: list[int], weights: np.ndarray
+    holes: np.ndarray,
+    runouts: np.ndarray,
+    first_round: int,
+    seats: list[int],
+    weights: np.ndarray,
+    shared: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(HS_1, PPOT_c) arrays (trials, players, 4) for the `seats` in play (row j of `weights` is the table
-    seat j's hand is valued against), rounds `first_round`..river; NaN elsewhere."""
+    seat j's hand is valued against), rounds `first_round`..river; NaN elsewhere. ``shared`` False values the
+    first round's board in every trial too: the plain path, kept as the test oracle."""
     trials, players = holes.shape[:2]
     strength = np.full((trials, players, 4), np.nan)
     potential = np.full((trials, players, 4), np.nan)
     columns = np.ascontiguousarray(weights.T)  # (1326, seats): one holding's weights side by side
-    _trial_values(holes, runouts, first_round, np.array(seats), columns, strength, potential)
+    uniform = (weights == 1.0).all(axis=1)
+    now_strength, now_potential = board_values(tuple(runouts[0, : 2 + first_round].tolist()))
+    _trial_values(
+        holes,
+        runouts,
+        first_round,
+        np.array(seats),
+        columns,
+        uniform,
+        now_strength,
+        now_potential,
+        shared,
+        strength,
+        potential,
+    )
     return strength, potential
 
 
