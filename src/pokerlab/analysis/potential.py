@@ -230,8 +230,6 @@ _RANK_PART = np.uint64(RANK_KEY_MASK)
 _FLUSH_BITS = np.uint64(FLUSH_BITS)
 #: Added to a key's suit counters, sets a flush bit where a suit holds three cards or more.
 _THREE_OF_A_SUIT = np.uint64(0x2222 << SUIT_COUNTER_SHIFT)
-
-
 #: Added to a key's suit counters, sets a flush bit where a suit holds four cards or more.
 _FOUR_OF_A_SUIT = np.uint64(0x1111 << SUIT_COUNTER_SHIFT)
 
