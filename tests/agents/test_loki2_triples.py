@@ -267,7 +267,7 @@ def test_configs_are_checked():
 
 
 def test_in_place_reweighting_equals_triples_then_product_to_the_last_bit():
-    from pokerlab.agents.loki2.reweight import reweight_in_place
+    from pokerlab.agents.loki2.reweight import reweight_in_place, triple_factors
 
     rng = np.random.default_rng(4)
     rules = TripleRules()
@@ -293,5 +293,5 @@ def test_in_place_reweighting_equals_triples_then_product_to_the_last_bit():
         expected = reweight_by_triples(
             weights, holding_triples(strength, potential, opponents, c, rules, t1, t2), action
         )
-        reweight_in_place(weights, board, opponents, c, rules, t1, t2, action)
+        reweight_in_place(weights, triple_factors(board, opponents, c, rules, t1, t2, action))
         assert np.array_equal(weights, expected)

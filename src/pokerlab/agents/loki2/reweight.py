@@ -59,20 +59,10 @@ def triple_factors(
     return column
 
 
-def reweight_in_place(
-    weights: np.ndarray,
-    board: tuple[int, ...],
-    opponents: int,
-    context: TripleContext,
-    rules: TripleRules,
-    t1: float,
-    t2: float,
-    action: int,
-) -> None:
-    """Re-weight a table in place by the triples of every holding for the observed `action`: what
-    `reweight_by_triples` of `holding_triples` gives, to the last bit (tested), from the shared
-    `triple_factors`."""
-    np.multiply(weights, triple_factors(board, opponents, context, rules, t1, t2, action), out=weights)
+def reweight_in_place(weights: np.ndarray, factors: np.ndarray) -> None:
+    """``weights[:] = max(0.01, weights * factors)`` in place, with an opponent's `triple_factors`: what
+    `reweight_by_triples` of `holding_triples` gives, to the last bit (tested)."""
+    np.multiply(weights, factors, out=weights)
     np.fmax(weights, MIN_WEIGHT, out=weights)
 
 
@@ -158,4 +148,5 @@ class TripleFollower(HandFollower):
         t1, t2 = self.thresholds(frequencies.get(identity), self.round, faced)
         board = board[: BOARD_SIZE[self.round]]  # the round's board
         opponents = max(context.opponents_active, 1)
-        reweight_in_place(self.weights[p], board, opponents, context, self.loki2.triples, t1, t2, action)
+        factors = triple_factors(board, opponents, context, self.loki2.triples, t1, t2, action)
+        reweight_in_place(self.weights[p], factors)

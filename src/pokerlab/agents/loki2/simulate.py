@@ -288,23 +288,13 @@ def _strengths_on_board(board, holes, weights, out):
 
 @nb.njit(cache=True)
 def _trial_values(
-    holes,
-    runouts,
-    first_round,
-    seats,
-    weights,
-    uniform,
-    now_strength,
-    now_potential,
-    shared,
-    strength,
-    potential,
+    holes, runouts, first_round, seats, weights, uniform, now_hs, now_ppot, shared, strength, potential
 ):
     """HS_1 and PPOT_c of each position in `seats` for every trial and round from `first_round` on.
 
     With `shared`, the first round's board (the table's, the same in every trial) is not valued per trial: a
-    seat valued against a uniform opponent (``uniform[j]``) reads its holding's `now_strength` and
-    `now_potential` (the board's `board_values`: the same numbers, as uniform weights sum exactly in any
+    seat valued against a uniform opponent (``uniform[j]``) reads its holding's `now_hs` and `now_ppot`
+    (the board's `board_values`: the same numbers, as uniform weights sum exactly in any
     order), another seat is valued once per hole it holds (Loki-2's own, the same in every trial).
     """
     k = seats.shape[0]
@@ -322,12 +312,12 @@ def _trial_values(
             for j in range(k):
                 h = HOLDING_INDEX[rows[j, 0], rows[j, 1]]
                 if uniform[j]:
-                    value[j] = now_strength[h]
+                    value[j] = now_hs[h]
                 elif rows[j, 0] != last[j, 0] or rows[j, 1] != last[j, 1]:
                     _strengths_on_board(board, rows[j : j + 1], weights[:, j : j + 1], one)
                     value[j], last[j, 0], last[j, 1] = one[0], rows[j, 0], rows[j, 1]
                 strength[t, seats[j], first_round] = value[j]
-                potential[t, seats[j], first_round] = now_potential[h] if first_round < RIVER else 0.0
+                potential[t, seats[j], first_round] = now_ppot[h] if first_round < RIVER else 0.0
             first += 1
         for rnd in range(first, RIVER + 1):
             size = 2 + rnd
@@ -367,21 +357,9 @@ def trial_values(
     strength = np.full((trials, players, 4), np.nan)
     potential = np.full((trials, players, 4), np.nan)
     columns = np.ascontiguousarray(weights.T)  # (1326, seats): one holding's weights side by side
-    uniform = (weights == 1.0).all(axis=1)
-    now_strength, now_potential = board_values(tuple(runouts[0, : 2 + first_round].tolist()))
-    _trial_values(
-        holes,
-        runouts,
-        first_round,
-        np.array(seats),
-        columns,
-        uniform,
-        now_strength,
-        now_potential,
-        shared,
-        strength,
-        potential,
-    )
+    now = board_values(tuple(runouts[0, : 2 + first_round].tolist()))  # the table's board, shared
+    seat_args = (np.array(seats), columns, (weights == 1.0).all(axis=1), *now, shared)
+    _trial_values(holes, runouts, first_round, *seat_args, strength, potential)
     return strength, potential
 
 
