@@ -54,3 +54,9 @@ def test_all_holdings_shape():
     values = crude_potentials(parse_cards("2h 7h Tc"))
     assert values.shape == (1326,) and np.isnan(values[holding_index("2h 3c")])
     assert np.nanmin(values) >= FLOOR - 1e-12 or np.nanmin(values) == MADE_HAND
+
+
+def test_the_kernels_straight_table_is_the_plain_rule():
+    from pokerlab.analysis.crude_potential import _STRAIGHT_IN, _has_straight
+
+    assert [bool(x) for x in _STRAIGHT_IN] == [_has_straight(ranks) for ranks in range(1 << 13)]

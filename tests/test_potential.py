@@ -4,6 +4,7 @@ import pytest
 import pokerlab
 from pokerlab.analysis.potential import hand_potential
 from pokerlab.analysis.reference import reference_potential
+from pokerlab.cards import parse_cards
 from pokerlab.errors import ConfigError, InvalidCards
 
 TABLE_2 = [[449_005, 3_211, 169_504], [0, 8_370, 540], [91_981, 1_036, 346_543]]
@@ -110,11 +111,11 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
     from pokerlab.analysis.potential import (
         COUNTS_CACHE,
         CountsCache,
-        board_ranks,
         combine_counts,
         holding_counts,
         one_card_holding_counts,
         potential_counts,
+        rank_table,
         two_card_holding_counts,
     )
 
@@ -129,9 +130,9 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
             rows, counts = holding_counts(hole, board, cards_to_come)
             assert np.array_equal(combine_counts(rows, counts, weights), plain)
             if cards_to_come == 2:
-                by_sets = two_card_holding_counts(hole, board)
+                by_sets = two_card_holding_counts(hole, board, rank_table(board, 4))
             else:
-                by_sets = one_card_holding_counts(hole, board, board_ranks(board))
+                by_sets = one_card_holding_counts(hole, board, rank_table(board, 3))
             assert np.array_equal(by_sets[0], rows) and np.array_equal(by_sets[1], counts)
             again = cache.counts(hole[::-1], board[::-1], cards_to_come)  # any card order, the same entry
             assert cache.counts(hole, board, cards_to_come) is again
@@ -145,6 +146,41 @@ def test_cached_counts_combine_to_the_plain_kernel_to_the_last_bit(rng):
         assert np.array_equal(hand_potential(hole, board, weights).one_card.counts, off)
     finally:
         COUNTS_CACHE.enabled = before
+
+
+def test_counts_by_rank_table_equal_the_plain_kernel_on_flush_and_paired_boards():
+    """The rank table by card ranks stands in for the evaluator only where no flush can come; monotone,
+    two-tone, paired and trips flops (and turns) with suited and offsuit holes check both paths against the
+    oracle."""
+    from pokerlab.analysis.potential import (
+        holding_counts,
+        one_card_holding_counts,
+        rank_table,
+        two_card_holding_counts,
+    )
+
+    for hole, flop in (
+        ("Ah Kh", "2h 7h Qh"),  # monotone, our flush made
+        ("Ac Kd", "2h 7h Qh"),  # monotone, we have none
+        ("9s 8s", "Ts Js 2d"),  # two-tone, straight-flush draw
+        ("Ad Ac", "Ah 7c 7d"),  # paired, suits everywhere
+        ("5c 4d", "6s 6h 6d"),  # trips
+        ("Qd 3c", "2s 9h Kd"),  # rainbow
+    ):
+        hole_codes, flop_codes = np.array(parse_cards(hole), np.uint8), np.array(parse_cards(flop), np.uint8)
+        turn = np.append(
+            flop_codes, [c for c in (51, 47, 43) if c not in hole_codes and c not in flop_codes][0]
+        )
+        for board, kernel in (
+            (flop_codes, two_card_holding_counts),
+            (flop_codes, one_card_holding_counts),
+            (turn.astype(np.uint8), one_card_holding_counts),
+        ):
+            to_come = 2 if kernel is two_card_holding_counts else 1
+            rows, counts = kernel(hole_codes, board, rank_table(board, to_come + 2))
+            plain_rows, plain_counts = holding_counts(hole_codes, board, to_come)
+            assert np.array_equal(rows, plain_rows), (hole, flop, board.size)
+            assert np.array_equal(counts, plain_counts), (hole, flop, board.size)
 
 
 def test_potentials_in_python_floats_equal_the_numpy_formula(rng):

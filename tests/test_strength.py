@@ -154,3 +154,20 @@ def test_holding_strengths_of_every_holding_against_real_weights(rng):
             for i in np.flatnonzero(live_holdings(board)):
                 expected = hand_strength(HOLDING_CARDS[i].tolist(), board, table).hand_strength
                 assert every[i] == expected if exact else abs(every[i] - expected) < 1e-12
+
+
+def test_shared_board_values_equal_the_checked_references(rng):
+    """`board_values` (engine codes, unchecked, cached) and `postflop_values` from the checked
+    `holding_strengths` and `crude_potentials`, to the last bit."""
+    from pokerlab.analysis.crude_potential import crude_potentials
+    from pokerlab.analysis.strength import holding_strengths
+    from pokerlab.modeling.holding_values import board_values, postflop_values
+
+    for size in (3, 4, 5, 3, 4):
+        board = tuple(int(c) for c in rng.permutation(52)[:size])
+        strength, potential = board_values(board)
+        plain_strength, plain_potential = holding_strengths(board), crude_potentials(board)
+        assert np.array_equal(strength, plain_strength, equal_nan=True)
+        assert np.array_equal(potential, plain_potential, equal_nan=True)
+        expected = plain_strength + (1.0 - plain_strength) * plain_potential
+        assert np.array_equal(postflop_values(board), expected, equal_nan=True)

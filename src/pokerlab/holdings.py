@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.cards import NUM_CARDS, format_cards, parse_cards
+from pokerlab.cards import CARD_MASKS, NUM_CARDS, format_cards, parse_cards
 from pokerlab.errors import ConfigError, CorruptData
 
 NUM_HOLDINGS = NUM_CARDS * (NUM_CARDS - 1) // 2
@@ -35,6 +35,8 @@ HOLDING_INDEX = np.full((NUM_CARDS, NUM_CARDS), -1, dtype=np.int16)
 HOLDING_INDEX[HOLDING_CARDS[:, 0], HOLDING_CARDS[:, 1]] = np.arange(NUM_HOLDINGS)
 HOLDING_INDEX[HOLDING_CARDS[:, 1], HOLDING_CARDS[:, 0]] = np.arange(NUM_HOLDINGS)
 
+#: The 64-bit card mask (`pokerlab.cards.CARD_MASKS`) of each holding.
+HOLDING_MASKS = CARD_MASKS[HOLDING_CARDS[:, 0]] | CARD_MASKS[HOLDING_CARDS[:, 1]]
 #: CARD_HOLDINGS[c] lists the 51 holdings that contain card c (int16, shape (52, 51)).
 CARD_HOLDINGS = np.array(
     [[HOLDING_INDEX[c, x] for x in range(NUM_CARDS) if x != c] for c in range(NUM_CARDS)], dtype=np.int16

@@ -78,6 +78,22 @@ def test_trial_values_equal_holding_strengths():
         assert potential[t, 0, 3] == 0.0 and np.isnan(strength[t, 1]).all()
 
 
+def test_shared_first_round_values_equal_the_plain_path_to_the_last_bit():
+    """The table's board valued once (uniform seats from `board_values`, Loki-2's own seat once per hole)
+    gives the numbers of valuing it in every trial, on the flop, turn and river."""
+    rng = np.random.default_rng(12)
+    for board_text, first_round in (("9h 8c 2c", 1), ("Ts 7s 2s 2d", 2), ("Kd Qc 5h 5s 3c", 3)):
+        board = tuple(parse_cards(board_text))
+        keep = {p: rng.random(NUM_HOLDINGS) for p in range(4)}
+        holes, runouts = sample_worlds(keep, tuple(parse_cards("Ah 8h")), 3, board, 4, 30, rng)
+        weights = np.ones((3, NUM_HOLDINGS))
+        weights[1] = rng.random(NUM_HOLDINGS)  # our own field array, at seat 3
+        shared = trial_values(holes, runouts, first_round, [0, 3, 2], weights)
+        plain = trial_values(holes, runouts, first_round, [0, 3, 2], weights, shared=False)
+        for ours, reference in zip(shared, plain, strict=True):
+            assert np.array_equal(ours, reference, equal_nan=True)
+
+
 def test_weighted_trial_values_equal_hand_strength():
     """Against a weight table (Loki-2's own field array in trials) HS_1 is `hand_strength`'s."""
     hole, board = tuple(parse_cards("Ah 8h")), tuple(parse_cards("9h 8c 2c"))

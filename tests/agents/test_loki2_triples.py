@@ -11,7 +11,7 @@ from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1 import Loki1Config
 from pokerlab.agents.loki1.postflop import PostflopRules, PostflopSituation, decide
 from pokerlab.agents.loki2 import Loki2Config
-from pokerlab.agents.loki2.reweight import TripleFollower, board_values, reweight_by_triples, som_thresholds
+from pokerlab.agents.loki2.reweight import TripleFollower, reweight_by_triples, som_thresholds
 from pokerlab.agents.loki2.selector import select_action
 from pokerlab.agents.loki2.triples import (
     TripleContext,
@@ -19,13 +19,14 @@ from pokerlab.agents.loki2.triples import (
     holding_triples,
     ramp,
     reference_triple,
-    triple_into,
+    triple_action,
 )
 from pokerlab.cards import parse_cards
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
 from pokerlab.holdings import HOLDING_CARDS, holding_index
 from pokerlab.modeling.frequencies import ActionFrequencies
+from pokerlab.modeling.holding_values import board_values
 
 NO_DECEPTION = PostflopRules(deception=False)
 
@@ -152,9 +153,11 @@ def test_kernel_equals_reference_on_random_inputs():
             values = random_values(rng)
             t1 = float(rng.uniform(0.3, 0.7))
             t2 = float(rng.uniform(t1, 0.95))
-            triple_into((*c, *values, t1, t2), k, out)
+            u = float(rng.random())
+            action = triple_action((*c, *values, t1, t2), k, u, out)
             expected = reference_triple(*values, c, rules, t1, t2)
             assert out == pytest.approx(expected, abs=1e-12)
+            assert action == select_action(tuple(out.tolist()), u)
             assert sum(expected) == pytest.approx(1.0)
             assert min(expected) >= 0
             assert expected[FOLD] == 0 or c.to_call > 0
@@ -264,13 +267,14 @@ def test_configs_are_checked():
 
 
 def test_in_place_reweighting_equals_triples_then_product_to_the_last_bit():
-    from pokerlab.agents.loki2.reweight import reweight_in_place
+    from pokerlab.agents.loki2.reweight import reweight_in_place, triple_factors
 
     rng = np.random.default_rng(4)
     rules = TripleRules()
     for _ in range(60):
         cards = rng.permutation(52)[: rng.integers(3, 6)]
-        strength, potential = board_values(tuple(int(x) for x in cards))
+        board = tuple(int(x) for x in cards)
+        strength, potential = board_values(board)
         c = context(
             round_index=len(cards) - 2,
             bets_to_call=int(rng.integers(0, 3)),
@@ -289,5 +293,5 @@ def test_in_place_reweighting_equals_triples_then_product_to_the_last_bit():
         expected = reweight_by_triples(
             weights, holding_triples(strength, potential, opponents, c, rules, t1, t2), action
         )
-        reweight_in_place(weights, strength, potential, opponents, c, rules, t1, t2, action)
+        reweight_in_place(weights, triple_factors(board, opponents, c, rules, t1, t2, action))
         assert np.array_equal(weights, expected)

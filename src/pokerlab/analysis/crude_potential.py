@@ -96,12 +96,13 @@ def crude_potential(hole: CardsLike, board: CardsLike) -> float:
     return max(FLOOR, min(outs, MAX_OUTS) / (52 - len(cards)))
 
 
+#: Whether each 13-bit set of ranks holds a straight (`_has_straight` of every set, for the kernel; tested).
+_STRAIGHT_IN = ((np.arange(1 << 13)[:, None] & STRAIGHTS) == STRAIGHTS).any(axis=1)
+
+
 @nb.njit(cache=True, inline="always")
 def _straight_in(ranks: int) -> bool:
-    for s in STRAIGHTS:
-        if ranks & s == s:
-            return True
-    return False
+    return _STRAIGHT_IN[ranks]
 
 
 @nb.njit(cache=True)

@@ -15,9 +15,11 @@ A subcase's counts (its row, and how many completions end ahead, tied, behind) d
 weights, which only scale them. `potential_of` therefore keeps the counts of every live holding per (hole,
 board, cards to come) in a bounded LRU cache (`COUNTS_CACHE`) and combines them with the weights of each
 decision (`combine_counts`): a player acting twice on a flop, or the replays of a duplicate deal, count
-once. The one-card counts come from ranks computed once per board (`board_ranks`: the board with every three
-unseen cards), which every player on that board shares. [Measured: ranks of the flop with every four unseen
-cards, shared alike, do not pay for the two-card counts: about two players per flop need them at a ten-seat
+once. The one- and two-card counts (`one_card_holding_counts`, `two_card_holding_counts`) read the final
+ranks of the opponent's holdings from a table by card ranks made once per board and shared by every player on
+it (`rank_table`: 1,183 ranks for one card to come, 8,281 for two; suits play no part without a flush), and
+rank by the evaluator only the hands that can make a flush. [Measured: ranks of the flop with every four
+unseen cards, shared alike, do not pay: about two players per flop need the two-card counts at a ten-seat
 ring table, and the per-player splits cost as much as the ranks they save.] The sums run in
 the order of `potential_counts`, the plain kernel kept as the oracle (`holding_counts` is the plain
 per-holding oracle of the counts), so the tables are equal to the last bit; ``COUNTS_CACHE.enabled =
@@ -34,7 +36,8 @@ import numpy as np
 
 from pokerlab.analysis.situation import CardsLike, Situation, is_subcase, situation
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
-from pokerlab.evaluator import CARD_KEYS, add_card, hand_key, rank_of
+from pokerlab.evaluator import CARD_KEYS, START_KEY, add_card, hand_key, rank_of
+from pokerlab.evaluator_tables import FLUSH_BITS, RANK_KEY_MASK, SUIT_COUNTER_SHIFT
 from pokerlab.holdings import HOLDING_CARDS, HOLDING_INDEX
 
 AHEAD, TIED, BEHIND = 0, 1, 2
@@ -221,13 +224,53 @@ def _split(ours: np.int32, theirs: np.int32) -> np.int32:
     return np.int32(ours > theirs) + (np.int32(ours == theirs) << 16)
 
 
+#: What a card of each rank (2 .. A) adds to the rank part of a hand key (`pokerlab.evaluator_tables`).
+_RANK_DIGITS = np.array([5**r for r in range(13)], dtype=np.uint64)
+_RANK_PART = np.uint64(RANK_KEY_MASK)
+_FLUSH_BITS = np.uint64(FLUSH_BITS)
+#: Added to a key's suit counters, sets a flush bit where a suit holds three cards or more.
+_THREE_OF_A_SUIT = np.uint64(0x2222 << SUIT_COUNTER_SHIFT)
+#: Added to a key's suit counters, sets a flush bit where a suit holds four cards or more.
+_FOUR_OF_A_SUIT = np.uint64(0x1111 << SUIT_COUNTER_SHIFT)
+
+
 @nb.njit(cache=True)
-def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`holding_counts` with two cards to come on the flop, by four-card sets (numba kernel).
+def rank_table(board: np.ndarray, extra: int) -> np.ndarray:
+    """What every player's potential on a board shares: the rank of the board with `extra` (3 or 4) more
+    cards of ranks r1 <= r2, r3 (<= r4) (0 = deuce .. 12 = ace) when they make no flush, flat at ``(r1 * 13 +
+    r2) * 13 + r3`` (3 cards; 2,197 int16) or ``((r1 * 13 + r2) * 13 + r3) * 13 + r4`` (4 cards; 28,561
+    int16) (numba kernel). Without a flush a hand's rank depends on its card ranks only; the entries out of
+    that order are 0 and those of five cards of one rank are never read."""
+    board_key, _ = hand_key(board)
+    base = (board_key & _RANK_PART) | START_KEY  # suit counters of no card: never a flush
+    table = np.zeros(13**extra, dtype=np.int16)
+    for a in range(13):
+        for b in range(a, 13):
+            for c in range(13):
+                key = base + _RANK_DIGITS[a] + _RANK_DIGITS[b] + _RANK_DIGITS[c]
+                row = (a * 13 + b) * 13 + c
+                if extra == 3:
+                    table[row] = rank_of(key, np.uint64(0))
+                    continue
+                for d in range(c, 13):
+                    table[row * 13 + d] = rank_of(key + _RANK_DIGITS[d], np.uint64(0))
+    return table
+
+
+@nb.njit(cache=True)
+def two_card_holding_counts(
+    hole: np.ndarray, board: np.ndarray, four: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """`holding_counts` with two cards to come on the flop, by four-card sets (numba kernel); `four` is the
+    flop's `rank_table` of four cards.
 
     The opponent's final hand is the flop and four unseen cards, its two and the turn and river; each of
     the C(47, 4) = 178,365 sets is ranked once and serves its six splits into holding and completion, where
     the per-subcase loop ranks 1,070,190 hands. The counts are the same integers.
+
+    A set's rank is read from `four` by the ranks of its cards (the 169 entries of one holding {a, b} stay
+    in the first-level cache); only where the flop, a and b hold three cards of a suit can the set make a
+    flush, and there a set whose key shows one is ranked by the evaluator.
 
     Layout: the pairs {c, d} (c < d) of unseen cards are flat in order of c then d, so for a pair {a, b} the
     pairs with c > b, which complete the sets {a, b, c, d}, are one suffix. Per {a, b} the suffix's sets are
@@ -253,11 +296,13 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
         start[c + 1] = start[c] + n - 1 - c
     pair_keys = np.empty(pairs, dtype=np.uint64)
     pair_masks = np.empty(pairs, dtype=np.uint64)
+    pair_ranks = np.empty(pairs, dtype=np.int64)  # the place of the pair's card ranks in a row of `four`
     ours = np.empty(pairs, dtype=np.int32)  # our final rank with turn and river c, d
     for c in range(n):
         for d in range(c + 1, n):
             p = start[c] + d - c - 1
             pair_keys[p], pair_masks[p] = keys[c] + keys[d], masks[c] | masks[d]
+            pair_ranks[p] = unseen[c] // 4 * 13 + unseen[d] // 4
             ours[p] = rank_of(hole_key + pair_keys[p], hole_mask | pair_masks[p])
     # tally[p] for holding p: completions we end ahead + 65,536 x those we tie (<= 990 each)
     tally = np.zeros(pairs, dtype=np.int32)
@@ -268,9 +313,15 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
         for b in range(a + 1, n):
             kb, mb, row_b = ka + keys[b], ma | masks[b], start[b] - b - 1
             suffix = start[b + 1]
-            sets, pk, pm = ranks[suffix:], pair_keys[suffix:], pair_masks[suffix:]
-            for q in range(sets.size):
-                sets[q] = rank_of(kb + pk[q], mb | pm[q])
+            sets, pk, pm, pr = ranks[suffix:], pair_keys[suffix:], pair_masks[suffix:], pair_ranks[suffix:]
+            row = four[(unseen[a] // 4 * 13 + unseen[b] // 4) * 169 :]
+            if (kb + _THREE_OF_A_SUIT) & _FLUSH_BITS:
+                for q in range(sets.size):
+                    k = kb + pk[q]
+                    sets[q] = rank_of(k, mb | pm[q]) if k & _FLUSH_BITS else row[pr[q]]
+            else:
+                for q in range(sets.size):
+                    sets[q] = row[pr[q]]
             o_ab, ours_cd, tally_cd = ours[row_a + b], ours[suffix:], tally[suffix:]
             t_ab = np.int32(0)
             for q in range(sets.size):  # holding {a, b} with turn and river {c, d}, and the other way round
@@ -307,10 +358,6 @@ def two_card_holding_counts(hole: np.ndarray, board: np.ndarray) -> tuple[np.nda
     return rows, counts
 
 
-#: Ranks (1..7,462) can not be this high: the entry of a set of "three cards" that holds a card twice.
-_NO_RANK = np.int16(2**15 - 1)
-
-
 @nb.njit(cache=True)
 def _unseen_cards(board_mask: np.uint64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The cards not on the board, in code order, with their keys and masks (numba kernel)."""
@@ -320,26 +367,6 @@ def _unseen_cards(board_mask: np.uint64) -> tuple[np.ndarray, np.ndarray, np.nda
     for a in range(unseen.size):
         keys[a], masks[a] = CARD_KEYS[unseen[a]], CARD_MASKS[unseen[a]]
     return unseen, keys, masks
-
-
-@nb.njit(cache=True)
-def board_ranks(board: np.ndarray) -> np.ndarray:
-    """What every player's one-card potential on a flop or turn shares: the rank of the board with each
-    three of its n unseen cards (49 on the flop, 48 on the turn; in code order) as an (n, n, n) int16 table:
-    ``three[a, b, c]``, a < b, is holding {a, b} with card c to come, `_NO_RANK` where c is a or b; entries
-    with a >= b are not filled (numba kernel; C(49, 3) = 18,424 ranks on the flop)."""
-    board_key, board_mask = hand_key(board)
-    unseen, keys, masks = _unseen_cards(board_mask)
-    n = unseen.size
-    three = np.empty((n, n, n), dtype=np.int16)
-    for a in range(n):
-        for b in range(a + 1, n):
-            three[a, b, a] = three[a, b, b] = _NO_RANK
-            kb, mb = board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b]
-            for c in range(b + 1, n):
-                r = rank_of(kb + keys[c], mb | masks[c])
-                three[a, b, c] = three[a, c, b] = three[b, c, a] = r
-    return three
 
 
 @nb.njit(cache=True)
@@ -362,25 +389,37 @@ def _holding_rows(board_key, board_mask, unseen, hole_mask, now):
 def one_card_holding_counts(
     hole: np.ndarray, board: np.ndarray, three: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`holding_counts` with one card to come, from the board's `board_ranks` (numba kernel): holding {a, b}
-    against us with card c to come is ``three[a, b, c]`` against ``three[h0, h1, c]``, a row of n compares."""
+    """`holding_counts` with one card to come, from the board's `rank_table` of three cards (numba kernel):
+    holding {a, b} with card c to come is read from `three` by card ranks (ranked by the evaluator only where
+    the board, a and b hold four cards of a suit and c makes the flush), against our rank with c: a row of n
+    compares."""
     board_key, board_mask = hand_key(board)
     unseen, keys, masks = _unseen_cards(board_mask)
     n = unseen.size
     key, mask = add_card(board_key, board_mask, hole[0])
     hole_key, hole_mask = add_card(key, mask, hole[1])
-    mine = np.array([a for a in range(n) if masks[a] & hole_mask])  # our cards' places among the unseen
-    ours = three[mine[0], mine[1]].copy()  # our final rank with each card to come (mine[0] < mine[1])
-    ours[mine[0]] = ours[mine[1]] = -1
+    ours = np.empty(n, dtype=np.int32)  # our final rank with each card to come, -1 for our own cards
+    for c in range(n):
+        ours[c] = -1 if masks[c] & hole_mask else rank_of(hole_key + keys[c], hole_mask | masks[c])
     rows = _holding_rows(board_key, board_mask, unseen, hole_mask, rank_of(hole_key, hole_mask))
     counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
+    theirs = np.empty(n, dtype=np.int32)
     cases = n - 4
     for a in range(n):
         for b in range(a + 1, n):
             i = HOLDING_INDEX[unseen[a], unseen[b]]
             if rows[i] < 0:
                 continue
-            theirs = three[a, b]
+            kb, mb = board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b]
+            row = three[(unseen[a] // 4 * 13 + unseen[b] // 4) * 13 :]
+            if (kb + _FOUR_OF_A_SUIT) & _FLUSH_BITS:
+                for c in range(n):
+                    k = kb + keys[c]
+                    theirs[c] = rank_of(k, mb | masks[c]) if k & _FLUSH_BITS else row[unseen[c] // 4]
+            else:
+                for c in range(n):
+                    theirs[c] = row[unseen[c] // 4]
+            theirs[a] = theirs[b] = 2**15  # no card to come: above every rank, never ahead nor tied
             ahead = tied = 0
             for c in range(n):
                 ahead += ours[c] > theirs[c]
@@ -408,14 +447,15 @@ def combine_counts(rows: np.ndarray, counts: np.ndarray, weights: np.ndarray) ->
 
 
 class CountsCache:
-    """A bounded LRU cache of `holding_counts` per (hole, board, cards to come), with hit counts, and of the
-    `board_ranks` those counts are made from, per board (every player on a board shares them).
+    """A bounded LRU cache of `holding_counts` per (hole, board, cards to come), with hit counts, and of what
+    those counts are made from per board and cards to come (`rank_table`), which every player on a board
+    shares.
 
     An entry holds 1,326 rows and 3 x 1,326 counts (9.3 KB): the default 2,048 entries take at most 19 MB;
-    a board's ranks take 0.5 MB, and the last ``boards`` boards are kept.
+    a board's rank table 4 KB (one card to come) or 57 KB (two); the last ``boards`` of those are kept.
     """
 
-    def __init__(self, maxsize: int = 2048, boards: int = 8) -> None:
+    def __init__(self, maxsize: int = 2048, boards: int = 16) -> None:
         self.maxsize, self.boards = maxsize, boards
         self.enabled = True
         self.hits = self.misses = 0
@@ -433,19 +473,21 @@ class CountsCache:
             self._entries.move_to_end(key)
             return entry
         self.misses += 1
+        shared = self._per_board((board_key, cards_to_come), board)
         if cards_to_come == 2:
-            entry = two_card_holding_counts(hole, board)
+            entry = two_card_holding_counts(hole, board, shared)
         else:
-            entry = one_card_holding_counts(hole, board, self._board_ranks(board_key, board))
+            entry = one_card_holding_counts(hole, board, shared)
         self._entries[key] = entry
         if len(self._entries) > self.maxsize:
             self._entries.popitem(last=False)
         return entry
 
-    def _board_ranks(self, key: bytes, board: np.ndarray) -> np.ndarray:
+    def _per_board(self, key: tuple, board: np.ndarray) -> np.ndarray:
+        """The board's `rank_table` for ``key[1]`` cards to come, kept for the last `boards` keys."""
         ranks = self._boards.get(key)
         if ranks is None:
-            ranks = self._boards[key] = board_ranks(board)
+            ranks = self._boards[key] = rank_table(board, key[1] + 2)
             if len(self._boards) > self.boards:
                 self._boards.popitem(last=False)
         else:

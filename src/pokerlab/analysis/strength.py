@@ -216,6 +216,13 @@ def _all_strengths(board: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return out
 
 
+def uniform_holding_strengths(board: Sequence[int]) -> np.ndarray:
+    """HS_1 of each holding against a uniform opponent, from card codes an engine view already checked (no
+    parsing): the fast path of the hand values every observer shares; `holding_strengths` is its
+    reference (the same kernel after the checks)."""
+    return _all_strengths(np.array(board, dtype=np.uint8), _UNIFORM_TABLE)
+
+
 def holding_strengths(board: CardsLike, weights: object = None) -> np.ndarray:
     """HS_1 of each of the 1,326 holdings (`pokerlab.holdings.HOLDING_CARDS` order) on a flop, turn or river
     `board` against an opponent weighted by `weights` (None: uniform), leaving out the opponent holdings

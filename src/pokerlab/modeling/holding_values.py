@@ -11,10 +11,11 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from pokerlab.analysis.crude_potential import crude_potentials
+from pokerlab.analysis.crude_potential import crude_potentials_of
 from pokerlab.analysis.income_rate import shipped_table
 from pokerlab.analysis.starting_hands import HOLDING_TYPE, STARTING_HANDS
-from pokerlab.analysis.strength import holding_strengths
+from pokerlab.analysis.strength import uniform_holding_strengths
+from pokerlab.holdings import HOLDING_CARDS
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -47,8 +48,17 @@ def sorted_preflop_values() -> np.ndarray:
 
 
 @lru_cache(maxsize=256)
+def board_values(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(HS_1 against a uniform opponent, PPOT_c) of every holding on a board of engine card codes (not
+    checked; NaN where a holding meets the board); read-only, cached per board so that all observers at a
+    table share the work (`holding_strengths` and `crude_potentials` are the checked references)."""
+    codes = np.array(board, dtype=np.uint8)
+    return _frozen(uniform_holding_strengths(board)), _frozen(crude_potentials_of(codes, HOLDING_CARDS))
+
+
+@lru_cache(maxsize=256)
 def postflop_values(board: tuple[int, ...]) -> np.ndarray:
     """EHS' = HS_1 + (1 - HS_1) PPOT_c of each holding on a board (NaN where a holding meets the board);
     read-only, cached per board so that all observers at a table share the work."""
-    strength = holding_strengths(board)
-    return _frozen(strength + (1.0 - strength) * crude_potentials(board))
+    strength, potential = board_values(board)
+    return _frozen(strength + (1.0 - strength) * potential)

@@ -13,8 +13,9 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.config import Loki1Config
+from pokerlab.cards import CARD_MASKS
 from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
-from pokerlab.holdings import NUM_HOLDINGS, live_holdings
+from pokerlab.holdings import HOLDING_MASKS, NUM_HOLDINGS
 from pokerlab.modeling.frequencies import DEFAULT_FREQUENCIES, ActionFrequencies
 from pokerlab.modeling.holding_values import postflop_values, preflop_values, sorted_preflop_values
 from pokerlab.modeling.reweighting import percentile_value, reweight_into
@@ -78,15 +79,18 @@ def _pairwise_sum(a: np.ndarray) -> float:
 
 
 @nb.njit(cache=True)
-def _field(weights: np.ndarray, rows: np.ndarray, live: np.ndarray) -> np.ndarray:
-    """The mean of the given rows of `weights`, each zeroed where not `live` and normalised to sum 1: the
-    arithmetic of `pokerlab.holdings.field_array` in one pass (numba kernel)."""
+def _field(weights: np.ndarray, rows: np.ndarray, dead_cards: np.ndarray) -> np.ndarray:
+    """The mean of the given rows of `weights`, each zeroed where a holding meets `dead_cards` and
+    normalised to sum 1: the arithmetic of `pokerlab.holdings.field_array` in one pass (numba kernel)."""
+    dead = np.uint64(0)
+    for c in dead_cards:
+        dead |= CARD_MASKS[c]
     n = weights.shape[1]
     table = np.empty(n)
     out = np.zeros(n)
     for r in rows:
         for i in range(n):
-            table[i] = weights[r, i] * live[i]
+            table[i] = 0.0 if HOLDING_MASKS[i] & dead else weights[r, i]
         total = _pairwise_sum(table)
         for i in range(n):
             out[i] += table[i] / total
@@ -113,7 +117,6 @@ class HandFollower:
         self.strategy = None  # Loki's pre-flop strategy, fixed at its first pre-flop decision
         self.semi_bluffing = False
         self.check_raise_round = -1
-        self._live: tuple = ((), None)  # the cards of the last field array and their live holdings
         self._start_round(PREFLOP)
 
     def catch_up(self, round_index: int) -> None:
@@ -226,9 +229,9 @@ class HandFollower:
         holding keeps a weight >= 0.01)."""
         if not self.config.weighting:
             return None
-        if self._live[0] != dead:
-            self._live = (dead, live_holdings(dead).astype(np.float64))  # once per street
-        return _field(self.weights, np.array(self.opponents(), dtype=np.int64), self._live[1])
+        return _field(
+            self.weights, np.array(self.opponents(), dtype=np.int64), np.array(dead, dtype=np.int64)
+        )
 
     def opponents_to_act(self) -> int:
         """Active opponents who have not acted yet in this round."""

@@ -18,26 +18,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numba as nb
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.opponents import HandFollower
-from pokerlab.agents.loki2.triples import TripleContext, context_array, holding_triple
-from pokerlab.analysis.crude_potential import crude_potentials
-from pokerlab.analysis.strength import holding_strengths
+from pokerlab.agents.loki2.triples import TripleContext, TripleRules, holding_triples
 from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
 from pokerlab.modeling.frequencies import DEFAULT_FREQUENCIES, ActionFrequencies, bet_bucket
+from pokerlab.modeling.holding_values import board_values
 from pokerlab.modeling.reweighting import MIN_WEIGHT
-
-
-@lru_cache(maxsize=256)
-def board_values(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(HS_1 against a uniform opponent, PPOT_c) of every holding on a board (NaN where a holding meets the
-    board); read-only, cached per board."""
-    strength, potential = holding_strengths(board), crude_potentials(board)
-    strength.flags.writeable = potential.flags.writeable = False
-    return strength, potential
 
 
 def reweight_by_triples(weights: np.ndarray, triples: np.ndarray, action: int) -> np.ndarray:
@@ -50,43 +39,31 @@ def reweight_by_triples(weights: np.ndarray, triples: np.ndarray, action: int) -
     return np.fmax(MIN_WEIGHT, weights * triples[:, action])
 
 
-@nb.njit(cache=True)
-def _reweight_by_triples_into(weights, strength, potential, opponents, c, k, t1, t2, action):
-    """``weights[:] = reweight_by_triples(weights, holding_triples(strength, potential, opponents, ...),
-    action)`` in one pass, without the (1326, 3) table of triples (numba kernel; the same arithmetic)."""
-    for i in range(weights.size):
-        hs = strength[i]
-        if hs != hs:  # NaN: the holding meets the board, its triple is NaN
-            weights[i] = MIN_WEIGHT
-            continue
-        w = weights[i] * holding_triple(hs, potential[i], opponents, c, k, t1, t2)[action]
-        weights[i] = w if w > MIN_WEIGHT else MIN_WEIGHT
-
-
-def reweight_in_place(
-    weights: np.ndarray,
-    strength: np.ndarray,
-    potential: np.ndarray,
+@lru_cache(maxsize=128)
+def triple_factors(
+    board: tuple[int, ...],
     opponents: int,
     context: TripleContext,
-    rules,
+    rules: TripleRules,
     t1: float,
     t2: float,
     action: int,
-) -> None:
-    """Re-weight a table in place by the triples of every holding (`holding_triples`' arguments) for the
-    observed `action`: what `reweight_by_triples` of `holding_triples` gives, to the last bit (tested)."""
-    _reweight_by_triples_into(
-        weights,
-        strength,
-        potential,
-        float(opponents),
-        context_array(context),
-        rules.as_array(),
-        t1,
-        t2,
-        action,
-    )
+) -> np.ndarray:
+    """PT(h)[action] of every holding h on `board` (`holding_triples`' arguments, the board's
+    `board_values`; NaN where h meets the board): read-only, cached, as every observer of one action at a
+    table asks the same public question."""
+    strength, potential = board_values(board)
+    triples = holding_triples(strength, potential, opponents, context, rules, t1, t2)
+    column = np.ascontiguousarray(triples[:, action])
+    column.flags.writeable = False
+    return column
+
+
+def reweight_in_place(weights: np.ndarray, factors: np.ndarray) -> None:
+    """``weights[:] = max(0.01, weights * factors)`` in place, with an opponent's `triple_factors`: what
+    `reweight_by_triples` of `holding_triples` gives, to the last bit (tested)."""
+    np.multiply(weights, factors, out=weights)
+    np.fmax(weights, MIN_WEIGHT, out=weights)
 
 
 def som_thresholds(mixed: np.ndarray, bets_to_call: int, low: float, high: float) -> tuple[float, float]:
@@ -169,8 +146,7 @@ class TripleFollower(HandFollower):
             return
         context = self.context(p, record)
         t1, t2 = self.thresholds(frequencies.get(identity), self.round, faced)
-        strength, potential = board_values(board[: BOARD_SIZE[self.round]])  # the round's board
+        board = board[: BOARD_SIZE[self.round]]  # the round's board
         opponents = max(context.opponents_active, 1)
-        reweight_in_place(
-            self.weights[p], strength, potential, opponents, context, self.loki2.triples, t1, t2, action
-        )
+        factors = triple_factors(board, opponents, context, self.loki2.triples, t1, t2, action)
+        reweight_in_place(self.weights[p], factors)

@@ -33,19 +33,16 @@ import numba as nb
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
-from pokerlab.agents.loki2.selector import select_action
-from pokerlab.agents.loki2.triples import TripleRules, triple_into
+from pokerlab.agents.loki2.triples import TripleRules, triple_action
 from pokerlab.analysis.crude_potential import crude_potentials_of
 from pokerlab.analysis.strength import rank_with
-from pokerlab.cards import CARD_MASKS, NUM_CARDS
+from pokerlab.cards import NUM_CARDS
 from pokerlab.engine import RIVER, HandState, SeatView, blind_positions, state_from_view
 from pokerlab.errors import ConfigError
 from pokerlab.evaluator import hand_key
-from pokerlab.holdings import CARD_HOLDINGS, HOLDING_CARDS, HOLDING_INDEX, NUM_HOLDINGS
-from pokerlab.modeling.holding_values import preflop_values, sorted_preflop_values
+from pokerlab.holdings import CARD_HOLDINGS, HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, NUM_HOLDINGS
+from pokerlab.modeling.holding_values import board_values, preflop_values, sorted_preflop_values
 
-#: The 64-bit card mask of each holding.
-HOLDING_MASKS = CARD_MASKS[HOLDING_CARDS[:, 0]] | CARD_MASKS[HOLDING_CARDS[:, 1]]
 #: Uniforms kept per trial for the actions drawn inside it (a longer play-out reuses them cyclically).
 DRAWS_PER_TRIAL = 64
 
@@ -290,15 +287,39 @@ def _strengths_on_board(board, holes, weights, out):
 
 
 @nb.njit(cache=True)
-def _trial_values(holes, runouts, first_round, seats, weights, strength, potential):
-    """HS_1 and PPOT_c of each position in `seats` for every trial and round from `first_round` on."""
+def _trial_values(
+    holes, runouts, first_round, seats, weights, uniform, now_hs, now_ppot, shared, strength, potential
+):
+    """HS_1 and PPOT_c of each position in `seats` for every trial and round from `first_round` on.
+
+    With `shared`, the first round's board (the table's, the same in every trial) is not valued per trial: a
+    seat valued against a uniform opponent (``uniform[j]``) reads its holding's `now_hs` and `now_ppot`
+    (the board's `board_values`: the same numbers, as uniform weights sum exactly in any
+    order), another seat is valued once per hole it holds (Loki-2's own, the same in every trial).
+    """
     k = seats.shape[0]
     rows = np.empty((k, 2), dtype=np.int64)
     hs = np.empty(k)
+    one = np.empty(1)
+    last = np.full((k, 2), -1, dtype=np.int64)  # the hole each non-uniform seat was last valued with
+    value = np.empty(k)
     for t in range(holes.shape[0]):
         for j in range(k):
             rows[j, 0], rows[j, 1] = holes[t, seats[j], 0], holes[t, seats[j], 1]
-        for rnd in range(first_round, RIVER + 1):
+        first = first_round
+        if shared:
+            board = runouts[t, : 2 + first_round]
+            for j in range(k):
+                h = HOLDING_INDEX[rows[j, 0], rows[j, 1]]
+                if uniform[j]:
+                    value[j] = now_hs[h]
+                elif rows[j, 0] != last[j, 0] or rows[j, 1] != last[j, 1]:
+                    _strengths_on_board(board, rows[j : j + 1], weights[:, j : j + 1], one)
+                    value[j], last[j, 0], last[j, 1] = one[0], rows[j, 0], rows[j, 1]
+                strength[t, seats[j], first_round] = value[j]
+                potential[t, seats[j], first_round] = now_ppot[h] if first_round < RIVER else 0.0
+            first += 1
+        for rnd in range(first, RIVER + 1):
             size = 2 + rnd
             board = runouts[t, :size]
             _strengths_on_board(board, rows, weights, hs)
@@ -322,22 +343,31 @@ def final_ranks(holes: np.ndarray, runouts: np.ndarray) -> np.ndarray:
 
 
 def trial_values(
-    holes: np.ndarray, runouts: np.ndarray, first_round: int, seats: list[int], weights: np.ndarray
+    holes: np.ndarray,
+    runouts: np.ndarray,
+    first_round: int,
+    seats: list[int],
+    weights: np.ndarray,
+    shared: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(HS_1, PPOT_c) arrays (trials, players, 4) for the `seats` in play (row j of `weights` is the table
-    seat j's hand is valued against), rounds `first_round`..river; NaN elsewhere."""
+    seat j's hand is valued against), rounds `first_round`..river; NaN elsewhere. ``shared`` False values the
+    first round's board in every trial too: the plain path, kept as the test oracle."""
     trials, players = holes.shape[:2]
     strength = np.full((trials, players, 4), np.nan)
     potential = np.full((trials, players, 4), np.nan)
     columns = np.ascontiguousarray(weights.T)  # (1326, seats): one holding's weights side by side
-    _trial_values(holes, runouts, first_round, np.array(seats), columns, strength, potential)
+    now = board_values(tuple(runouts[0, : 2 + first_round].tolist()))  # the table's board, shared
+    seat_args = (np.array(seats), columns, (weights == 1.0).all(axis=1), *now, shared)
+    _trial_values(holes, runouts, first_round, *seat_args, strength, potential)
     return strength, potential
 
 
 class _Playout:
     """What every play-out of one decision shares: the triple constants, thresholds per position, round and
-    bets faced (``thresholds`` (players, 4, 3, 2)), Loki-2's position and semi-bluff flag. Triples come from
-    the numba twin of `reference_triple` (`triple_into`), asked with one tuple of numbers per action."""
+    bets faced (``thresholds`` (players, 4, 3, 2)), Loki-2's position and semi-bluff flag. Triples and the
+    action drawn from them come from the numba twin of `reference_triple` (`triple_action`), asked with one
+    tuple of numbers per action."""
 
     def __init__(self, rules: TripleRules, thresholds: np.ndarray, me: int, semi_bluffing: bool) -> None:
         self.rules, self.me, self.semi_bluffing = rules.as_array(), me, semi_bluffing
@@ -385,8 +415,7 @@ class _Playout:
                 t1,
                 t2,
             )
-            triple_into(values, rules, triple)
-            action = select_action(triple.tolist(), draws[k])
+            action = triple_action(values, rules, draws[k], triple)
             k = (k + 1) % len(draws)
             if action == CALL and to_call > 0:
                 called[p] = True
