@@ -433,7 +433,7 @@ def main() -> None:
     c.add_argument("--tables", default="mixed")
     c.add_argument("--epochs", type=int, default=300)
     c.add_argument("--seed", type=int, default=11)
-    c.add_argument("--only", default="", help="comma-separated candidate names (default: all)")
+    c.add_argument("--only", default="", help="candidate names separated by ; (default: all)")
     c.add_argument("--out", type=Path, required=True)
     o = sub.add_parser("optimise")
     o.add_argument("--table", default="mixed", choices=sorted(TABLES))
@@ -456,7 +456,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.what == "candidates":
-        chosen = [n for n in args.only.split(",") if n] or list(candidates())
+        chosen = [n for n in args.only.split(";") if n] or list(candidates())
         rows = []
         for table in args.tables.split(","):
             for name in chosen:
