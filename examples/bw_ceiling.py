@@ -81,6 +81,10 @@ def value_player(pre=(0.58, 0.69), post=(0.55, 0.85), per_bet=(0.04, 0.04), n_re
     return cube_of(rule)
 
 
+#: The tight-aggressive stereotype's numbers (§9) on the family's scales: pre-flop play x1 >= 0.58 (top
+#: 20 % by IR2), raise from 0.62 (top 10 %), 0.02 a bet; after the flop continue from x = 0.55, raise from
+#: 0.65, 0.05 a bet (facing two bets: continue from 0.65).
+TIGHT_AGGRESSIVE = {"pre": (0.58, 0.62), "post": (0.55, 0.65), "per_bet": (0.02, 0.05)}
 #: The loose-passive stereotype's numbers (§9) on the family's scales: pre-flop play the top 60 % by IR2
 #: (x1 >= 0.472), raise the top 3 % (0.692), facing two bets the top 30 % (0.553, so 0.04 a bet); after the
 #: flop continue from x = 0.20, raise from 0.85, facing two bets continue from 0.40 (0.10 a bet).
@@ -95,14 +99,28 @@ class SeatStereotype(StereotypeAgent):
         pass
 
 
-def frozen_cube(cells: np.ndarray, config: EvolvingConfig | None = None) -> EvolvingAgent:
+class SeatStereotypeIR2(SeatStereotype):
+    """A stereotype in the seat that ranks its pre-flop holdings by IR2 (the family's x1) instead of the
+    income rate for the players dealt in: what the family's one-opponent pre-flop table costs it."""
+
+    def act(self, view):
+        return super().act(view._replace(players=2) if view.round == 0 else view)
+
+
+def frozen_cube(
+    cells: np.ndarray, config: EvolvingConfig | None = None, frozen: bool = True
+) -> EvolvingAgent:
     """A frozen evolving player whose every population (both segments) holds one candidate, `cells`
-    (48, 7) or one candidate (7,) for every cell."""
-    config = replace(config or EvolvingConfig(), population_size=1)
+    (48, 7) or one candidate (7,) for every cell; with ``frozen=False``, an evolving player whose every
+    member starts as that candidate (populations of ``config.population_size``)."""
+    config = config or EvolvingConfig()
+    if frozen:
+        config = replace(config, population_size=1)
+    m = config.population_size
     agent = EvolvingAgent(config, SEGMENTS, "random")
     cells = np.broadcast_to(np.asarray(cells, dtype=np.float64), (48, 7))
-    agent.cube.genes[:] = np.broadcast_to(cells[None, :, None, :], (2, 48, 1, 7)).reshape(96, 1, 7)
-    agent.freeze(True)
+    agent.cube.genes[:] = np.broadcast_to(cells[None, :, None, :], (2, 48, m, 7)).reshape(96, m, 7)
+    agent.freeze(frozen)
     return agent
 
 
@@ -120,6 +138,9 @@ def measure(agent, table: str, epochs: int, seed: int) -> dict:
         "sd_w": float(w.std(ddof=1)) if len(w) > 1 else float("nan"),
         "opponents_w": {k: float(v.mean()) for k, v in run.opponents.items()},
         "hands_per_s": run.hands / (time.perf_counter() - began),
+        "thirds": [
+            [float(t.mean()), float(Z95 * t.std(ddof=1) / np.sqrt(len(t)))] for t in np.array_split(w, 3)
+        ],
         "w": w.tolist(),
     }
 
@@ -148,8 +169,48 @@ def candidates() -> dict:
         "loose value (x1, single)": lambda: frozen_cube(
             value_player(pre=(0.472, 0.692), post=(0.45, 0.9), per_bet=(0.04, 0.06), n_ref=(1, 1, 1)), single
         ),
+        "tight-aggressive thresholds (x1^n)": lambda: frozen_cube(value_player(**TIGHT_AGGRESSIVE)),
         **{f"stereotype {s} in the seat": (lambda s=s: SeatStereotype(s)) for s in STYLES},
+        **{
+            f"stereotype {s} in the seat, IR2 pre-flop": (lambda s=s: SeatStereotypeIR2(s))
+            for s in ("loose-passive", "tight-aggressive")
+        },
     }
+
+
+def write_table(rows: list[dict], out: Path) -> None:
+    """candidates.csv (candidate, table, epochs, seed, W, 95 % half-width, sd, opponents) and
+    candidates.png (W with its interval, one panel per table)."""
+    import csv
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fields = ["table", "candidate", "epochs", "seed", "mean_w", "ci95", "sd_w"]
+    with open(out / "candidates.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow([*fields, "opponents_w"])
+        for row in rows:
+            writer.writerow(
+                [row[k] if isinstance(row[k], str | int) else round(row[k], 1) for k in fields]
+                + ["; ".join(f"{k} {v:.1f}" for k, v in row["opponents_w"].items())]
+            )
+    tables = list(dict.fromkeys(row["table"] for row in rows))
+    fig, axes = plt.subplots(1, len(tables), figsize=(6 * len(tables), 7), squeeze=False)
+    for ax, table in zip(axes[0], tables, strict=True):
+        mine = sorted((r for r in rows if r["table"] == table), key=lambda r: r["mean_w"])
+        y = np.arange(len(mine))
+        colours = ["tab:gray" if r["candidate"].startswith("stereotype") else "tab:blue" for r in mine]
+        ax.barh(y, [r["mean_w"] for r in mine], xerr=[r["ci95"] for r in mine], color=colours)
+        ax.set_yticks(y, [r["candidate"] for r in mine], fontsize=7)
+        ax.axvline(0, color="k", lw=0.5)
+        ax.set_xlabel("W, chips per epoch (95 % interval)")
+        ax.set_title(f"{table} table, {mine[0]['epochs']} epochs, seed {mine[0]['seed']}")
+    fig.suptitle("Fixed candidates of the family (blue) and stereotypes in the seat (grey)")
+    fig.tight_layout()
+    fig.savefig(out / "candidates.png", dpi=100)
 
 
 # -- calibration of x against the live opponents ------------------------------------------------------
@@ -453,6 +514,14 @@ def main() -> None:
     k.add_argument("--epochs", type=int, default=20)
     k.add_argument("--seed", type=int, default=5)
     k.add_argument("--out", type=Path, required=True)
+    h = sub.add_parser("hold", help="evolve from the tight-aggressive thresholds: does the ES keep them?")
+    h.add_argument("--epochs", type=int, default=300)
+    h.add_argument("--seed", type=int, default=11)
+    h.add_argument("--set", default="")
+    h.add_argument("--out", type=Path, required=True)
+    t = sub.add_parser("table", help="merge candidates-*.json files into one csv and a plot")
+    t.add_argument("files", nargs="+", type=Path)
+    t.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.what == "candidates":
@@ -461,7 +530,7 @@ def main() -> None:
         for table in args.tables.split(","):
             for name in chosen:
                 result = measure(candidates()[name](), table, args.epochs, args.seed)
-                rows.append({"candidate": name, **{k: v for k, v in result.items() if k != "w"}})
+                rows.append({"candidate": name, **result})
                 print(
                     f"{table:6s} {name:40s} W {result['mean_w']:7.1f} ± {result['ci95']:5.1f} "
                     f"(sd {result['sd_w']:.0f}; opponents {result['opponents_w']})",
@@ -474,6 +543,19 @@ def main() -> None:
         print(json.dumps({k: v for k, v in result.items() if k != "populations"}, indent=1))
         for row in sorted(result["populations"], key=lambda r: -r["hands_a"])[:12]:
             print(row)
+    elif args.what == "table":
+        write_table([row for f in args.files for row in json.loads(f.read_text())], args.out)
+    elif args.what == "hold":
+        from pokerlab.agents.evolving.config import parse_settings
+
+        start = value_player(**TIGHT_AGGRESSIVE)
+        result = measure(
+            frozen_cube(start, parse_settings(args.set), frozen=False), "mixed", args.epochs, args.seed
+        )
+        (
+            args.out / f"hold-{args.set.replace('=', '-').replace(',', '_') or 'faithful'}-{args.seed}.json"
+        ).write_text(json.dumps(result) + "\n")
+        print("W by thirds of the run (mean, 95 % half-width):", result["thirds"])
     elif args.what == "calibration":
         write_calibration(calibration(player_a_cells(), args.table, args.epochs, args.seed), args)
     else:
