@@ -12,15 +12,22 @@ for a given seed, `pokerlab.learning.play_epochs`):
   (per stage: the x from which to continue and to raise, and how much each bet to call tightens them),
   every evaluation on the same epochs, then the best candidate re-measured on fresh epochs;
 * ``noise``: how well 25 uses tell two candidates apart: the standard error of a 25-hand mean fitness
-  against the true difference of the candidates.
+  against the true difference of the candidates;
+* ``hold``: an evolving player whose every member starts as the tight-aggressive thresholds (does the ES
+  keep a winner?);
+* ``calibration``: x at each decision against the true share of the pot against the live opponents'
+  cards;
+* ``table``: candidates-*.json files merged into candidates.csv and candidates.png.
 
 A threshold candidate is deterministic except at its edges: with call(x) = 1 (b_c = 0, c_c = 0.5) the fold
 response crosses 1 at x = t_c and the raise response at x = t_r, and steepness K / t makes each edge a
 step (docs/barone-while.md §3).
 
     OUT=docs/results/barone-while/ceiling
-    python examples/bw_ceiling.py candidates --tables mixed,tight,loose --epochs 300 --seed 11 --out $OUT
+    python examples/bw_ceiling.py candidates --tables mixed --epochs 300 --seed 11 --out $OUT
+    python examples/bw_ceiling.py candidates --tables tight,loose --epochs 150 --seed 11 --out $OUT/other
     python examples/bw_ceiling.py optimise --table mixed --epochs 30 --evals 80 --seed 11 --out $OUT
+    python examples/bw_ceiling.py hold --epochs 300 --seed 11 --set es_scheme=paired --out $OUT
     python examples/bw_ceiling.py noise --table mixed --epochs 100 --seed 11 --out $OUT
     python examples/bw_ceiling.py calibration --table mixed --epochs 20 --seed 5 --out $OUT
 """
@@ -28,20 +35,30 @@ step (docs/barone-while.md §3).
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import time
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
+import matplotlib
 
-from pokerlab.agents.evolving import EvolvingAgent, EvolvingConfig
-from pokerlab.agents.evolving.candidate import GENE_MAX, gene_from_eval
-from pokerlab.agents.evolving.hypercube import CELL_SHAPE
-from pokerlab.agents.evolving.player_a import player_a_cells
-from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
-from pokerlab.arena.stats import Z95
-from pokerlab.learning.epochs import TABLES, play_epochs
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from pokerlab.agents.evolving import EvolvingAgent, EvolvingConfig  # noqa: E402
+from pokerlab.agents.evolving.candidate import GENE_MAX, gene_from_eval  # noqa: E402
+from pokerlab.agents.evolving.config import parse_settings  # noqa: E402
+from pokerlab.agents.evolving.hypercube import CELL_SHAPE  # noqa: E402
+from pokerlab.agents.evolving.player_a import player_a_cells  # noqa: E402
+from pokerlab.agents.evolving.situation import bets_to_call, opponents_in, single_opponent_x  # noqa: E402
+from pokerlab.agents.stereotypes import STYLES, StereotypeAgent  # noqa: E402
+from pokerlab.arena import play_match  # noqa: E402
+from pokerlab.arena.stats import Z95  # noqa: E402
+from pokerlab.engine import GameConfig  # noqa: E402
+from pokerlab.evaluator import evaluate_batch  # noqa: E402
+from pokerlab.learning.epochs import TABLES, play_epochs  # noqa: E402
 
 SEGMENTS = ("tight-passive", "loose-aggressive")
 #: Steepness of a threshold candidate's fold and raise edges, relative to the threshold (K / t).
@@ -138,8 +155,9 @@ def measure(agent, table: str, epochs: int, seed: int) -> dict:
         "sd_w": float(w.std(ddof=1)) if len(w) > 1 else float("nan"),
         "opponents_w": {k: float(v.mean()) for k, v in run.opponents.items()},
         "hands_per_s": run.hands / (time.perf_counter() - began),
-        "thirds": [
-            [float(t.mean()), float(Z95 * t.std(ddof=1) / np.sqrt(len(t)))] for t in np.array_split(w, 3)
+        "thirds": [  # the run's first, middle and last third (from 6 epochs on)
+            [float(t.mean()), float(Z95 * t.std(ddof=1) / np.sqrt(len(t)))]
+            for t in (np.array_split(w, 3) if len(w) >= 6 else [])
         ],
         "w": w.tolist(),
     }
@@ -181,13 +199,6 @@ def candidates() -> dict:
 def write_table(rows: list[dict], out: Path) -> None:
     """candidates.csv (candidate, table, epochs, seed, W, 95 % half-width, sd, opponents) and
     candidates.png (W with its interval, one panel per table)."""
-    import csv
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     fields = ["table", "candidate", "epochs", "seed", "mean_w", "ci95", "sd_w"]
     with open(out / "candidates.csv", "w", newline="") as f:
         writer = csv.writer(f)
@@ -229,8 +240,6 @@ class HoleSpy(StereotypeAgent):
 def true_equity(hole, board, others, rng: np.random.Generator, trials: int) -> float:
     """Our share of the pot at showdown against the live opponents' actual holdings `others`, the rest of
     the board dealt at random `trials` times (ties split)."""
-    from pokerlab.evaluator import evaluate_batch
-
     dead = set(hole) | set(board) | {c for h in others for c in h}
     deck = np.array([c for c in range(52) if c not in dead], dtype=np.uint8)
     missing = 5 - len(board)
@@ -256,8 +265,6 @@ class CalibratedCube(EvolvingAgent):
     opponents' cards."""
 
     def act(self, view):
-        from pokerlab.agents.evolving.situation import opponents_in, single_opponent_x
-
         action = super().act(view)
         others = [_HOLES[p] for p in opponents_in(view)]
         x1 = single_opponent_x(view.hole, view.board)
@@ -268,24 +275,15 @@ class CalibratedCube(EvolvingAgent):
                 x1,
                 self._decisions[-1][1],
                 true_equity(view.hole, view.board, others, self.rng_eq, 100),
-                bets_to_call_of(view),
+                bets_to_call(view),
             )
         )
         return action
 
 
-def bets_to_call_of(view) -> int:
-    from pokerlab.agents.evolving.situation import bets_to_call
-
-    return bets_to_call(view)
-
-
 def calibration(cells: np.ndarray, table: str, epochs: int, seed: int) -> list[tuple]:
     """(stage, opponents in, x1, x, true equity, bets to call) of every decision of the frozen cube `cells`
     in `epochs` epochs at `table`."""
-    from pokerlab.arena import play_match
-    from pokerlab.engine import GameConfig
-
     player = frozen_cube(cells)
     player.__class__ = CalibratedCube
     player.log, player.rng_eq = [], np.random.default_rng(seed)
@@ -304,13 +302,6 @@ X_BINS = np.array([0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.000
 
 def write_calibration(log: list[tuple], args) -> None:
     """Bin the decisions by stage and x; write the mean x, x1 and true equity per bin (csv) and a plot."""
-    import csv
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     a = np.array(log)
     rows = []
     fig, ax = plt.subplots(figsize=(6, 5))
@@ -487,35 +478,46 @@ def optimise(table: str, epochs: int, evals: int, seed: int, check_epochs: int, 
     }
 
 
+def positive(text: str) -> int:
+    """argparse type: a positive integer, or one clear error line."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"needs a positive integer, got {text!r}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
     c = sub.add_parser("candidates")
     c.add_argument("--tables", default="mixed")
-    c.add_argument("--epochs", type=int, default=300)
+    c.add_argument("--epochs", type=positive, default=300)
     c.add_argument("--seed", type=int, default=11)
     c.add_argument("--only", default="", help="candidate names separated by ; (default: all)")
     c.add_argument("--out", type=Path, required=True)
     o = sub.add_parser("optimise")
     o.add_argument("--table", default="mixed", choices=sorted(TABLES))
-    o.add_argument("--epochs", type=int, default=30)
-    o.add_argument("--evals", type=int, default=120)
-    o.add_argument("--check-epochs", type=int, default=200)
+    o.add_argument("--epochs", type=positive, default=30)
+    o.add_argument("--evals", type=positive, default=120)
+    o.add_argument("--check-epochs", type=positive, default=200)
     o.add_argument("--seed", type=int, default=11)
     o.add_argument("--set", default="multiway_x=power")
     o.add_argument("--out", type=Path, required=True)
     n = sub.add_parser("noise", help="the (1+1) comparison's noise: player A against the tight value player")
     n.add_argument("--table", default="mixed", choices=sorted(TABLES))
-    n.add_argument("--epochs", type=int, default=100)
+    n.add_argument("--epochs", type=positive, default=100)
     n.add_argument("--seed", type=int, default=11)
     n.add_argument("--out", type=Path, required=True)
     k = sub.add_parser("calibration", help="x against the true equity versus the live opponents' cards")
     k.add_argument("--table", default="mixed", choices=sorted(TABLES))
-    k.add_argument("--epochs", type=int, default=20)
+    k.add_argument("--epochs", type=positive, default=20)
     k.add_argument("--seed", type=int, default=5)
     k.add_argument("--out", type=Path, required=True)
     h = sub.add_parser("hold", help="evolve from the tight-aggressive thresholds: does the ES keep them?")
-    h.add_argument("--epochs", type=int, default=300)
+    h.add_argument("--epochs", type=positive, default=300)
     h.add_argument("--seed", type=int, default=11)
     h.add_argument("--set", default="")
     h.add_argument("--out", type=Path, required=True)
@@ -546,8 +548,6 @@ def main() -> None:
     elif args.what == "table":
         write_table([row for f in args.files for row in json.loads(f.read_text())], args.out)
     elif args.what == "hold":
-        from pokerlab.agents.evolving.config import parse_settings
-
         start = value_player(**TIGHT_AGGRESSIVE)
         result = measure(
             frozen_cube(start, parse_settings(args.set), frozen=False), "mixed", args.epochs, args.seed
@@ -559,8 +559,6 @@ def main() -> None:
     elif args.what == "calibration":
         write_calibration(calibration(player_a_cells(), args.table, args.epochs, args.seed), args)
     else:
-        from pokerlab.agents.evolving.config import parse_settings
-
         result = optimise(
             args.table, args.epochs, args.evals, args.seed, args.check_epochs, parse_settings(args.set)
         )
