@@ -54,9 +54,7 @@ from pokerlab.agents.evolving.hypercube import CELL_SHAPE  # noqa: E402
 from pokerlab.agents.evolving.player_a import player_a_cells  # noqa: E402
 from pokerlab.agents.evolving.situation import bets_to_call, opponents_in, single_opponent_x  # noqa: E402
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent  # noqa: E402
-from pokerlab.arena import play_match  # noqa: E402
 from pokerlab.arena.stats import Z95  # noqa: E402
-from pokerlab.engine import GameConfig  # noqa: E402
 from pokerlab.evaluator import evaluate_batch  # noqa: E402
 from pokerlab.learning.epochs import TABLES, play_epochs  # noqa: E402
 
@@ -287,13 +285,7 @@ def calibration(cells: np.ndarray, table: str, epochs: int, seed: int) -> list[t
     player = frozen_cube(cells)
     player.__class__ = CalibratedCube
     player.log, player.rng_eq = [], np.random.default_rng(seed)
-    labels = TABLES[table]
-    entrants = [player, *(HoleSpy(s) for s in labels)]
-    for e in range(epochs):
-        rng = np.random.default_rng([seed, e])
-        order = rng.permutation(len(entrants))
-        player.tell_styles([None if k == 0 else labels[k - 1] for k in order])
-        play_match([entrants[k] for k in order], 100, GameConfig(stack=1000), int(rng.integers(2**62)))
+    play_epochs(player, table, epochs, seed, opponents=[HoleSpy(s) for s in TABLES[table]])
     return player.log
 
 
