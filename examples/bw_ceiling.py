@@ -55,6 +55,7 @@ from pokerlab.agents.evolving.player_a import player_a_cells  # noqa: E402
 from pokerlab.agents.evolving.situation import bets_to_call, opponents_in, single_opponent_x  # noqa: E402
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent  # noqa: E402
 from pokerlab.arena.stats import Z95  # noqa: E402
+from pokerlab.engine import SeatView  # noqa: E402
 from pokerlab.evaluator import evaluate_batch  # noqa: E402
 from pokerlab.learning.epochs import TABLES, play_epochs  # noqa: E402
 
@@ -114,6 +115,36 @@ class SeatStereotype(StereotypeAgent):
         pass
 
 
+class _OneOpponentView(SeatView):
+    """A view that counts one opponent still in (so a stereotype's x = x1^n is x1)."""
+
+    __slots__ = ()
+
+    @property
+    def active_players(self) -> int:
+        return 2
+
+
+class OverValuing(StereotypeAgent):
+    """A loose-aggressive player that over-values its hands after the flop: it judges them by x1, against
+    one opponent, however many are in (ours use x = x1^n, docs/barone-while.md §9), so it continues from
+    x1 = 0.20 and raises from 0.50 in any pot. A guess at the paper's weaker opponents, outside the
+    project's stereotypes."""
+
+    def __init__(self) -> None:
+        super().__init__("loose-aggressive")
+
+    def act(self, view):
+        return super().act(view if view.round == 0 else _OneOpponentView(*view))
+
+
+def table_opponents(table: str, weak: bool):
+    """The opponents of `table`, the loose-aggressive ones over-valuing (`OverValuing`) with `weak`."""
+    if not weak:
+        return None
+    return [OverValuing() if s == "loose-aggressive" else StereotypeAgent(s) for s in TABLES[table]]
+
+
 class SeatStereotypeIR2(SeatStereotype):
     """A stereotype in the seat that ranks its pre-flop holdings by IR2 (the family's x1) instead of the
     income rate for the players dealt in: what the family's one-opponent pre-flop table costs it."""
@@ -139,13 +170,14 @@ def frozen_cube(
     return agent
 
 
-def measure(agent, table: str, epochs: int, seed: int) -> dict:
-    """Mean W per epoch at `table` with its 95 % half-width, W per epoch, and the opponents' mean W."""
+def measure(agent, table: str, epochs: int, seed: int, weak: bool = False) -> dict:
+    """Mean W per epoch at `table` (its loose-aggressive players over-valuing with `weak`) with its 95 %
+    half-width, W per epoch, and the opponents' mean W."""
     began = time.perf_counter()
-    run = play_epochs(agent, table, epochs, seed)
+    run = play_epochs(agent, table, epochs, seed, opponents=table_opponents(table, weak))
     w = run.player
     return {
-        "table": table,
+        "table": table + (" (over-valuing loose-aggressive)" if weak else ""),
         "epochs": epochs,
         "seed": seed,
         "mean_w": float(w.mean()),
@@ -489,6 +521,7 @@ def main() -> None:
     c.add_argument("--epochs", type=positive, default=300)
     c.add_argument("--seed", type=int, default=11)
     c.add_argument("--only", default="", help="candidate names separated by ; (default: all)")
+    c.add_argument("--weak", action="store_true", help="over-valuing loose-aggressive players")
     c.add_argument("--out", type=Path, required=True)
     o = sub.add_parser("optimise")
     o.add_argument("--table", default="mixed", choices=sorted(TABLES))
@@ -508,10 +541,12 @@ def main() -> None:
     k.add_argument("--epochs", type=positive, default=20)
     k.add_argument("--seed", type=int, default=5)
     k.add_argument("--out", type=Path, required=True)
-    h = sub.add_parser("hold", help="evolve from the tight-aggressive thresholds: does the ES keep them?")
+    h = sub.add_parser("hold", help="evolve from the tight-aggressive thresholds (or at random): W by thirds")
     h.add_argument("--epochs", type=positive, default=300)
     h.add_argument("--seed", type=int, default=11)
     h.add_argument("--set", default="")
+    h.add_argument("--start", choices=("thresholds", "random"), default="thresholds")
+    h.add_argument("--weak", action="store_true", help="over-valuing loose-aggressive players")
     h.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("table", help="merge candidates-*.json files into one csv and a plot")
     t.add_argument("files", nargs="+", type=Path)
@@ -523,7 +558,7 @@ def main() -> None:
         rows = []
         for table in args.tables.split(","):
             for name in chosen:
-                result = measure(candidates()[name](), table, args.epochs, args.seed)
+                result = measure(candidates()[name](), table, args.epochs, args.seed, args.weak)
                 rows.append({"candidate": name, **result})
                 print(
                     f"{table:6s} {name:40s} W {result['mean_w']:7.1f} ± {result['ci95']:5.1f} "
@@ -540,13 +575,15 @@ def main() -> None:
     elif args.what == "table":
         write_table([row for f in args.files for row in json.loads(f.read_text())], args.out)
     elif args.what == "hold":
-        start = value_player(**TIGHT_AGGRESSIVE)
-        result = measure(
-            frozen_cube(start, parse_settings(args.set), frozen=False), "mixed", args.epochs, args.seed
-        )
-        (
-            args.out / f"hold-{args.set.replace('=', '-').replace(',', '_') or 'faithful'}-{args.seed}.json"
-        ).write_text(json.dumps(result) + "\n")
+        config = parse_settings(args.set)
+        if args.start == "random":  # Experiment 1's start (docs/barone-while.md §11)
+            player = EvolvingAgent(config, SEGMENTS, "random", init_seed=args.seed)
+        else:
+            player = frozen_cube(value_player(**TIGHT_AGGRESSIVE), config, frozen=False)
+        result = measure(player, "mixed", args.epochs, args.seed, args.weak)
+        setting = args.set.replace("=", "-").replace(",", "_") or "faithful"
+        name = f"hold-{args.start}-{setting}{'-weak' if args.weak else ''}-{args.seed}.json"
+        (args.out / name).write_text(json.dumps(result) + "\n")
         print("W by thirds of the run (mean, 95 % half-width):", result["thirds"])
     elif args.what == "calibration":
         write_calibration(calibration(player_a_cells(), args.table, args.epochs, args.seed), args)

@@ -1,5 +1,6 @@
 """examples/bw_ceiling.py: the threshold candidates are the steps they claim to be, the true equity is right
-on hands worked by hand, and a frozen cube of one candidate plays it in every cell."""
+on hands worked by hand, a frozen cube of one candidate plays it in every cell, and the over-valuing
+loose-aggressive player judges its hand against one opponent."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import numpy as np
 import pytest
 
 from pokerlab.agents.evolving.candidate import probabilities
+from pokerlab.agents.stereotypes import StereotypeAgent
 from pokerlab.cards import parse_cards
+from pokerlab.engine import CALL, FOLD, RAISE, GameConfig, HandState, seat_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,3 +55,17 @@ def test_frozen_cube_plays_the_candidate_in_every_cell(ceiling):
     assert agent.frozen and agent.cube.genes.shape == (96, 1, 7)
     assert np.array_equal(agent.cube.genes[:48, 0], cells) and np.array_equal(agent.cube.genes[48:, 0], cells)
     assert np.array_equal(ceiling["params_cube"](ceiling["loose_value_params"]()), cells)
+
+
+@pytest.mark.parametrize("hole, ours, over_valuing", [("Qh 4d", FOLD, CALL), ("7h 4d", CALL, RAISE)])
+def test_over_valuing_players_judge_the_flop_against_one_opponent(ceiling, hole, ours, over_valuing):
+    # four players limp, the first bets the flop 2c 7d 9h; the second holds Qh 4d (x1 = 0.304: x = x1^3 =
+    # 0.028) or 7h 4d (x1 = 0.771: x = 0.457); loose-aggressive continues from x = 0.20, raises from 0.50
+    holes = parse_cards(f"As Ks {hole} Ac Kc Ad Kd")
+    state = HandState(GameConfig(), holes, parse_cards("2c 7d 9h Js 3c"))
+    for action in (CALL, CALL, CALL, CALL, RAISE):
+        state.act(action)
+    view = seat_view(state, state.actor)
+    assert view.position == 1 and view.active_players == 4
+    assert StereotypeAgent("loose-aggressive").act(view) == ours
+    assert ceiling["OverValuing"]().act(view) == over_valuing
