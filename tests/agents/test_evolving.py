@@ -524,6 +524,7 @@ def test_truncation_scheme_breeds_from_the_best_quarter():
         {"mutate_space": "log_eval", "one_fifth_rule": True},
         {"es_scheme": "truncation", "fold_when_free": "fold"},
         {"parent_rule": "remeasure", "multiway_x": "player_a_n"},
+        {"es_scheme": "paired", "mutate_space": "log_eval"},
     ],
 )
 def test_every_switch_plays_and_evolves(settings):
@@ -582,3 +583,26 @@ def test_a_file_without_parent_evals_counts_one_measurement_per_parent():
     again = Hypercube.from_state(state, cube.config)
     assert np.array_equal(again.parent_evals, cube.has_parent.astype(np.int64))
     assert again.parent_evals[0].sum() == 20
+
+
+def test_paired_scheme_compares_each_parent_with_its_child_of_the_same_generation():
+    cube, rng = _cube(es_scheme="paired", sigma=0.0), np.random.default_rng(0)
+    before = cube.genes[7].copy()
+    # pair k: parent 2k earns 10, child 2k + 1 earns 10 + (k - 5): children 5-9 tie or win; child of pair 0
+    # never credited, parent of pair 9 never credited (a credited child beats it)
+    for k in range(10):
+        if k != 9:
+            cube.credit(7, np.arange(20) == 2 * k, 10.0)
+        if k != 0:
+            cube.credit(7, np.arange(20) == 2 * k + 1, 10.0 + (k - 5))
+    cube.reproduce(7, rng)
+    winners = [2 * k + (k >= 5) for k in range(10)]
+    assert np.array_equal(cube.genes[7, 0::2], before[winners])
+    assert np.array_equal(cube.genes[7, 1::2], before[winners])  # sigma 0: the child copies its parent
+    assert cube.generation[7] == 1 and cube.credit_count[7].sum() == 0
+    cube = _cube(es_scheme="paired", sigma=0.1)
+    cube.reproduce(2, rng)  # nobody credited: the parents stay, every child is a fresh mutation
+    assert np.array_equal(cube.genes[2, 0::2], _cube().genes[2, 0::2])
+    assert not np.array_equal(cube.genes[2, 1::2], cube.genes[2, 0::2])
+    with pytest.raises(ConfigError, match="even population_size"):
+        EvolvingConfig(es_scheme="paired", population_size=5)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from pokerlab.agents.evolving import EvolvingAgent
+from pokerlab.agents.stereotypes import StereotypeAgent
 from pokerlab.errors import ConfigError
 from pokerlab.experiments import bw_1, bw_2, bw_3
 from pokerlab.experiments.barone_while import e1_targets
@@ -29,6 +30,13 @@ def test_epochs_conserve_chips_and_repeat_with_the_seed():
     assert np.array_equal(runs[0].player, runs[1].player)  # same seed, same frozen player: same epochs
     with pytest.raises(ConfigError, match="unknown table 'medium'"):
         play_epochs(player, "medium", 1, 0)
+    # opponents standing in for the stereotypes: the same agents give the same epochs; others do not
+    same = play_epochs(player, "mixed", 3, seed=4, opponents=[StereotypeAgent(s) for s in opponents])
+    assert np.array_equal(same.player, run.player)
+    calls = play_epochs(player, "mixed", 3, seed=4, opponents=["call"] * 9)
+    assert not np.array_equal(calls.player, run.player) and set(calls.opponents) == set(run.opponents)
+    with pytest.raises(ConfigError, match="the mixed table seats 9 opponents, got 2"):
+        play_epochs(player, "mixed", 1, 0, opponents=["call"] * 2)
 
 
 def test_moving_average_against_a_plain_loop():

@@ -12,11 +12,13 @@ The result of an epoch is W = stack at the end - 1,000, the net (§1).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from tqdm import tqdm
 
+from pokerlab.agents.base import Agent
 from pokerlab.agents.evolving import EvolvingAgent
 from pokerlab.arena import play_match
 from pokerlab.engine import GameConfig
@@ -67,18 +69,22 @@ def play_epochs(
     shuffle: bool = True,
     progress: bool = False,
     label: str = "",
+    opponents: Sequence[Agent | str] | None = None,
 ) -> EpochRun:
     """Play `epochs` epochs of `hands` hands at `table` ("mixed", "tight" or "loose"); the player keeps
-    what it learns from epoch to epoch (freeze it first to measure it)."""
+    what it learns from epoch to epoch (freeze it first to measure it). `opponents`, one agent per seat of
+    the table in its order, stand in for its stereotypes under their labels (e.g. a variant of a style)."""
     if table not in TABLES:
         raise ConfigError(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
     for name, value in (("epochs", epochs), ("hands", hands), ("stack", stack)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ConfigError(f"{name} must be a positive integer, got {value!r}")
-    opponents = TABLES[table]
-    entrants: list = [player, *opponents]
-    labels = [None, *opponents]
-    styles = sorted(set(opponents))
+    seat_styles = TABLES[table]
+    if opponents is not None and len(opponents) != len(seat_styles):
+        raise ConfigError(f"the {table} table seats {len(seat_styles)} opponents, got {len(opponents)}")
+    entrants: list = [player, *(opponents if opponents is not None else seat_styles)]
+    labels = [None, *seat_styles]
+    styles = sorted(set(seat_styles))
     config = GameConfig(stack=stack)
     player_w = np.zeros(epochs)
     style_w = {s: np.zeros(epochs) for s in styles}
@@ -95,5 +101,5 @@ def play_epochs(
             if k == 0:
                 player_w[e] = w[seat]
             else:
-                style_w[labels[k]][e] += w[seat] / opponents.count(labels[k])
+                style_w[labels[k]][e] += w[seat] / seat_styles.count(labels[k])
     return EpochRun(table, seed, player_w, style_w, played, time.perf_counter() - began)

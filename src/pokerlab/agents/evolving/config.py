@@ -23,8 +23,10 @@ CHOICES: dict[str, tuple] = {
     "opponent_segments": ("style", "seat"),  # §5: one segment per stereotype label, or per seat
     "suggest_rule": ("shared_u", "argmax"),  # §7: which members "suggest the same action"
     "fitness": ("mean", "sum"),  # §7
-    "es_scheme": ("per_slot", "truncation"),  # §8: each slot keeps a parent and a playing child, or
-    #                                           the best quarter of the population breeds the next (comma)
+    "es_scheme": ("per_slot", "truncation", "paired"),  # §8: each slot keeps a parent and a playing child,
+    #                    or the best quarter of the population breeds the next (comma), or (a repair) each
+    #                    parent plays beside its child in the same generation, so that the (1+1) comparison
+    #                    is made on the same hands (common random numbers; docs/barone-while.md §14)
     "mutate_space": ("genes", "log_eval"),  # §8
     "parent_rule": ("record", "remeasure"),  # §8: a parent keeps the fitness it once earned, or (a repair)
     #                                          every other generation the slots replay their parents and the
@@ -76,6 +78,11 @@ class EvolvingConfig:
             at_least={"population_size": 1, "uses_per_generation": 1, "one_fifth_window": 1},
             fractions=("sigma", "sigma_min", "sigma_max"),
         )
+        if self.es_scheme == "paired" and self.population_size % 2:
+            raise ConfigError(
+                "EvolvingConfig with es_scheme='paired' needs an even population_size (parent and child "
+                f"pairs), got {self.population_size}"
+            )
         if not self.sigma_min <= self.sigma_max:
             raise ConfigError(
                 f"EvolvingConfig needs sigma_min <= sigma_max, got {self.sigma_min} > {self.sigma_max}"

@@ -21,6 +21,10 @@ measurements (``parent_evals``), so one lucky record no longer blocks every chil
 The alternative ``es_scheme = "truncation"`` [OUR CHOICE] is a (mu, lambda)-ES over the whole
 population: the best quarter of the playing candidates by fitness (never credited: last) become the
 parents, each of the next generation's members a mutated copy of one of them, in rank order.
+``es_scheme = "paired"`` [OUR CHOICE, a repair] keeps the (1+1)-ES but plays each parent (member 2k) beside
+its child (member 2k + 1) in the same generation: both are measured on the same hands, credited alike
+whenever they suggest the same action, so their difference is no longer buried in the luck of two
+different sets of hands (docs/barone-while.md §14).
 """
 
 from __future__ import annotations
@@ -141,6 +145,8 @@ class Hypercube:
         step."""
         if self.config.es_scheme == "truncation":
             self._truncate(population, rng)
+        elif self.config.es_scheme == "paired":
+            self._paired(population, rng)
         else:
             self._one_plus_one(population, rng)
         self.credit_sum[population] = 0.0
@@ -158,6 +164,21 @@ class Hypercube:
         self.parent_fitness[p] = fitness[best[np.arange(members) % len(best)]]
         self.has_parent[p] = True
         self.genes[p] = mutate(self.parent[p], self.sigma[p], rng, self.config.mutate_space)
+
+    def _paired(self, p: int, rng: np.random.Generator) -> None:
+        """``es_scheme = "paired"``: in each pair (parent 2k, child 2k + 1), measured in the same generation,
+        the child becomes the parent if it was credited and its fitness is at least the parent's (a parent
+        never credited loses to a credited child); the new child is a mutation of the pair's parent."""
+        fitness = self.fitness(p)
+        parent_f, child_f = fitness[0::2], fitness[1::2]
+        better = ~np.isnan(child_f) & (np.isnan(parent_f) | (child_f >= np.nan_to_num(parent_f, nan=-np.inf)))
+        winner = np.where(better, np.arange(1, len(fitness), 2), np.arange(0, len(fitness), 2))
+        parents = self.genes[p, winner]
+        self.parent[p] = np.repeat(parents, 2, axis=0)
+        self.parent_fitness[p] = np.repeat(fitness[winner], 2)
+        self.has_parent[p] = True
+        self.genes[p, 0::2] = parents
+        self.genes[p, 1::2] = mutate(parents, self.sigma[p, 1::2], rng, self.config.mutate_space)
 
     def _remeasured(self, p: int) -> bool:
         """``parent_rule = "remeasure"`` [OUR CHOICE, a repair]: True after a generation in which the slots
