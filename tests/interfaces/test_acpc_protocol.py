@@ -239,8 +239,9 @@ def test_line_writer_and_follower_equal_their_references(players):
         states = _random_hand_states(rng, players)
         lines = HandLines(hand)  # shared by the seats, as at the dealer: every seat's line after each action
         for state in states:
+            texts = lines.lines(state)
             for p in range(players):
-                line = lines.line(state, p)
+                line = texts[p]
                 assert line == matchstate_of(state, p, hand).format()
                 ms = parse_matchstate(line)
                 followed = followers[p].follow(ms)

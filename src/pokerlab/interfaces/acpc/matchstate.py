@@ -25,7 +25,9 @@ from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCard
 MAX_LINE = 4096
 _TOKEN = re.compile(r"([fcr])(\d*)")
 _LIMIT_BETTING = frozenset("fcr/")  # a betting string of these alone has no amounts to read
-_CODES = {format_card(c): c for c in range(NUM_CARDS)}  # the protocol's card texts ("As")
+_TEXT = tuple(format_card(c) for c in range(NUM_CARDS))  # the protocol's card texts ("As") by code
+_CODES = {text: c for c, text in enumerate(_TEXT)}
+_ROUND_CARDS = ((0, 3), (3, 4), (4, 5))  # the board cards of the flop, turn and river
 
 
 class MatchState(NamedTuple):
@@ -293,20 +295,22 @@ def matchstate_of(state: HandState, position: int, hand: int) -> MatchState:
         for p in range(state.n)
     )
     board = state.board_seen
-    rounds = tuple(tuple(board[a:b]) for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b)
+    rounds = tuple(tuple(board[a:b]) for a, b in _ROUND_CARDS if len(board) >= b)
     return MatchState(position, hand, state.betting_string(), holes, rounds)
 
 
 class HandLines:
-    """The lines a dealer sends the positions of one hand, each equal to
-    ``matchstate_of(state, position, hand).format()`` (the reference) but made from the last: the betting
-    string grows by each new action's letter and a '/' for each round opened, the board text is formatted
-    when a round deals cards, and both are shared by every position, whose lines differ only in their
-    head and their own hole cards. The hand's last line (the cards shown down) is made the same way."""
+    """The lines a dealer sends the positions of one hand, ``lines(state)[position]`` equal to
+    ``matchstate_of(state, position, hand).format()`` (the reference) but made from the last state's: the
+    betting string grows by each new action's letter and a '/' for each round opened, the board text by
+    the cards of each round dealt, and both are made once for every position, whose lines differ only in
+    their head and their own hole cards. The hand's last line (the cards shown down) is made the same way.
+    """
 
     def __init__(self, hand: int) -> None:
         self.hand = hand
         self.heads: list[str] = []
+        self.cards: list[str] = []  # each position's hole cards as text
         self.owns: list[str] = []  # ":" and the hole-cards field of each position, only its own cards
         self.count = 0  # actions in the betting string
         self.round = 0  # rounds opened in the betting string
@@ -314,11 +318,11 @@ class HandLines:
         self.dealt = 0  # board cards in the board text
         self.board = ""
 
-    def line(self, state: HandState, position: int) -> str:
-        """The line for `position` in `state`, a state of this hand."""
+    def lines(self, state: HandState) -> list[str]:
+        """Every position's line in `state`, a state of this hand (made after the last one asked for)."""
         if not self.heads:
             n, holes = state.n, state.holes
-            cards = [format_card(holes[2 * p]) + format_card(holes[2 * p + 1]) for p in range(n)]
+            self.cards = cards = [_TEXT[holes[2 * p]] + _TEXT[holes[2 * p + 1]] for p in range(n)]
             self.heads = [f"MATCHSTATE:{p}:{self.hand}:" for p in range(n)]
             self.owns = [":" + "|".join(c if q == p else "" for q, c in enumerate(cards)) for p in range(n)]
         actions = state.actions
@@ -336,19 +340,26 @@ class HandLines:
             self.betting, self.count = betting, len(actions)
         board = state.board_seen
         if len(board) != self.dealt:
-            self.dealt = len(board)
-            rounds = [board[a:b] for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b]
-            self.board = "".join("/" + "".join(map(format_card, r)) for r in rounds)
-        if state.is_over and state.showdown:
-            shown = state.shown()
-            holes = state.holes
-            own = ":" + "|".join(
-                format_card(holes[2 * p]) + format_card(holes[2 * p + 1]) if p == position or shown[p] else ""
-                for p in range(state.n)
-            )
-        else:
-            own = self.owns[position]
-        return self.heads[position] + self.betting + own + self.board
+            text = self.board
+            for a, b in _ROUND_CARDS:  # the rounds dealt since the last line, each after a '/'
+                if self.dealt <= a and len(board) >= b:
+                    text += "/" + "".join([_TEXT[c] for c in board[a:b]])
+            self.board, self.dealt = text, len(board)
+        betting, board = self.betting, self.board
+        if not (state.is_over and state.showdown):
+            return [head + betting + own + board for head, own in zip(self.heads, self.owns, strict=True)]
+        cards, shown = self.cards, state.shown()
+        seen = [c if s else "" for c, s in zip(cards, shown, strict=True)]
+        common = ":" + "|".join(seen)  # the field of a position that showed: every card shown
+        out = []
+        for p, head in enumerate(self.heads):
+            if shown[p]:
+                out.append(head + betting + common + board)
+            else:  # a position that folded sees its own cards too
+                seen[p] = cards[p]
+                out.append(head + betting + ":" + "|".join(seen) + board)
+                seen[p] = ""
+        return out
 
 
 def _short(text: str) -> str:

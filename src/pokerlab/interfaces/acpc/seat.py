@@ -1,7 +1,8 @@
 """A remote seat: the player at a table is an ACPC client at the other end of a socket.
 
-`AcpcPlayer` answers the calls of our other players (`new_session`, `begin_hand`, `observe`, `act`,
-`end_hand`, `close`), so the dealer is our `Table` with remote seats. It follows the ACPC dealer's rules
+`AcpcPlayer` answers the calls of our other players (`new_session`, `act`, `close`), and takes the
+lines the table makes for it (`begin`, `tell`) as others take their notifications, so the dealer is our
+`Table` with remote seats. It follows the ACPC dealer's rules
 (ACPC protocol 2.0.0):
 
 * a session starts when the client connects and sends ``VERSION:2.<minor>.<rev>``; a client that does not
@@ -26,9 +27,8 @@ import time
 
 from pokerlab.actions import ACTION_LETTERS, CALL
 from pokerlab.arena.players import Disconnected, Timeout
-from pokerlab.engine import ActionRecord, HandEnd, HandStart, SeatView
+from pokerlab.engine import SeatView
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
-from pokerlab.interfaces.acpc.client import SEATS_COMMENT
 
 log = logging.getLogger(__name__)
 #: Warnings logged per seat before they are only counted.
@@ -36,10 +36,11 @@ LOGGED_WARNINGS = 3
 
 
 class AcpcPlayer:
-    """One seat served over `listener` (a bound, listening socket); the table sets ``table`` to itself,
-    whose current hand state the seat formats its lines from."""
+    """One seat served over `listener` (a bound, listening socket). The table (`AcpcTable`, which sets
+    ``table`` to itself) makes every seat's lines and hands them to `begin` and `tell` as it hands others
+    their notifications, so a seat wants none of those."""
 
-    wants_begin = wants_observe = wants_end = True
+    wants_begin = wants_observe = wants_end = False
 
     def __init__(
         self,
@@ -104,32 +105,25 @@ class AcpcPlayer:
             self.channel.close()
             self.channel = None
 
-    def _send_state(self) -> None:
+    def begin(self, lines: tuple[str, str]) -> None:
+        """A hand starts: queue the table's seating comment and this seat's first state line."""
+        self.hand, self.used, self.last = self.table.hand_number, 0.0, lines[1]
         if self.channel is None:
             raise Disconnected(self.gone or "not connected")
-        table = self.table
-        self.last = table.lines.line(table.state, self.position)
-        self.channel.queue(self.last)
+        self.channel.queued += lines
+
+    def tell(self, line: str) -> None:
+        """Queue a state line of the hand (sent when the seat is next to act, or the session closes)."""
+        if self.channel is None:
+            raise Disconnected(self.gone or "not connected")
+        self.last = line
+        self.channel.queued.append(line)
 
     def _flush(self) -> None:
         try:
             self.channel.flush()
         except ConnectionClosed as exc:
             self._leave(str(exc))
-
-    def begin_hand(self, start: HandStart) -> None:
-        self.position, self.hand, self.used = start.position, start.hand, 0.0
-        if self.channel is None:
-            raise Disconnected(self.gone or "not connected")
-        self.channel.queue(SEATS_COMMENT + "|".join(str(s) for s in start.seats))
-        self._send_state()
-
-    def observe(self, record: ActionRecord) -> None:
-        if not self.table.state.is_over:  # the end goes with end_hand, the cards shown down included
-            self._send_state()
-
-    def end_hand(self, end: HandEnd) -> None:
-        self._send_state()  # sent with the seat's next lines, or when the session closes
 
     def act(self, view: SeatView, deadline: float | None = None) -> int:
         """Read the answer to the last state sent (the table's deadline is ignored: the seat's own apply)."""
