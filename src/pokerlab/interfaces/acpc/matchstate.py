@@ -27,6 +27,9 @@ _TOKEN = re.compile(r"([fcr])(\d*)")
 _LIMIT_BETTING = frozenset("fcr/")  # a betting string of these alone has no amounts to read
 _TEXT = tuple(format_card(c) for c in range(NUM_CARDS))  # the protocol's card texts ("As") by code
 _CODES = {text: c for c, text in enumerate(_TEXT)}
+#: The cards of a field of no card, one card or two different cards (hole cards, turn, river), by its text
+_FIELDS = {"": ()} | {a + b: (_CODES[a], _CODES[b]) for a in _CODES for b in _CODES if a != b}
+_FIELDS |= {text: (c,) for text, c in _CODES.items()}
 _ROUND_CARDS = ((0, 3), (3, 4), (4, 5))  # the board cards of the flop, turn and river
 
 
@@ -138,14 +141,21 @@ class Follower:
         last = self.last
         if last is not None and line.startswith(self.head) and len(line) <= MAX_LINE // 4:
             betting, _, cards = line[len(self.head) :].partition(":")
-            dealt = () if cards == self.cards else _dealt(cards, self.cards, self.state, len(last.board))
+            holes, dealt = last[3], ()
+            if cards != self.cards:
+                dealt = _dealt(cards, self.cards, self.state, len(last.board))
+                if dealt is None:  # not board cards: perhaps cards shown down
+                    holes = _shown(cards, self.cards, self.state, holes)
+                    dealt = None if holes is None else ()
             if dealt is not None and betting.startswith(last.betting):
                 state = self.state
                 self.last = self.state = None
                 if dealt:
                     state.runout = state.runout + [c for r in dealt for c in r]
+                if holes is not last[3]:
+                    state.holes = [c for h in holes for c in (h or (UNKNOWN, UNKNOWN))]
                 if _act_letters(state, betting, len(last.betting)):
-                    self.last = MatchState._make((last[0], last[1], betting, last[3], last[4] + dealt))
+                    self.last = MatchState._make((last[0], last[1], betting, holes, last[4] + dealt))
                     self.state = state
                     self.cards = cards
                     return state
@@ -153,6 +163,32 @@ class Follower:
         state = self.follow(ms)
         self.head, self.cards = f"MATCHSTATE:{ms.position}:{ms.hand}:", line.rpartition(":")[2]
         return state
+
+
+def _shown(
+    cards: str, last: str, state: HandState, holes: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], ...] | None:
+    """The hole cards of the cards field `cards` where it is the last line's `last` (whose holes were
+    `holes`) with the two cards of positions unseen until now added (cards shown down), or None where it
+    is anything else, or the cards are bad or already known (the full path judges it)."""
+    field, _, board = cards.partition("/")
+    old, _, old_board = last.partition("/")
+    texts, old_texts = field.split("|"), old.split("|")
+    if board != old_board or ("/" in cards) != ("/" in last) or len(texts) != len(old_texts):
+        return None
+    new, added = list(holes), []
+    for p, text in enumerate(texts):
+        if text != old_texts[p]:
+            codes = _FIELDS.get(text)
+            if old_texts[p] or codes is None or len(codes) != 2:
+                return None
+            new[p] = codes
+            added += codes
+    if not added or len(set(added)) != len(added):
+        return None
+    if any(c in state.holes or c in state.runout for c in added):
+        return None
+    return tuple(new)
 
 
 def _dealt(cards: str, last: str, state: HandState, rounds_dealt: int) -> tuple[tuple[int, ...], ...] | None:
@@ -275,8 +311,15 @@ def _cards_field(text: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[in
 
 
 def _cards(text: str) -> tuple[int, ...]:
-    """The cards of one field: the protocol's two-character cards read by table, anything else (and every
-    error) by `parse_cards`."""
+    """The cards of one field: the protocol's two-character cards read by table (a field of up to two
+    different cards at once, a flop in two), anything else (and every error) by `parse_cards`."""
+    codes = _FIELDS.get(text)
+    if codes is not None:
+        return codes
+    if len(text) == 6:  # a flop: a card and two others
+        first, others = _FIELDS.get(text[:2]), _FIELDS.get(text[2:])
+        if first is not None and others is not None and first[0] not in others:
+            return first + others
     try:
         codes = tuple([_CODES[text[i : i + 2]] for i in range(0, len(text), 2)])
     except KeyError:

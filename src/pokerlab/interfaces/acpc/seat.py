@@ -33,6 +33,7 @@ from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooL
 log = logging.getLogger(__name__)
 #: Warnings logged per seat before they are only counted.
 LOGGED_WARNINGS = 3
+_ACTIONS = {letter: action for action, letter in enumerate(ACTION_LETTERS)}  # an answer's action letter
 
 
 class AcpcPlayer:
@@ -119,42 +120,39 @@ class AcpcPlayer:
         self.last = line
         self.channel.queued.append(line)
 
-    def _flush(self) -> None:
-        try:
-            self.channel.flush()
-        except ConnectionClosed as exc:
-            self._leave(str(exc))
-
     def act(self, view: SeatView, deadline: float | None = None) -> int:
         """Read the answer to the last state sent (the table's deadline is ignored: the seat's own apply)."""
-        if self.channel is None:
+        channel = self.channel
+        if channel is None:
             raise Disconnected(self.gone or "not connected")
-        self._flush()
         limit = self.action_timeout
         if self.hand_timeout is not None:
             left = self.hand_timeout - self.used
             limit = left if limit is None else min(limit, left)
+        if limit is not None and limit <= 0:
+            raise Timeout(self._late(limit))
         began = time.monotonic()
+        wait = limit
         try:
+            channel.flush()
             while True:
-                wait = None if limit is None else limit - (time.monotonic() - began)
-                if wait is not None and wait <= 0:
-                    raise Timeout(self._late(limit))
                 try:
-                    line = self.channel.readline(wait)
+                    line = channel.readline(wait)
                 except LineTooLong as exc:
                     self._warn(str(exc))
-                    continue
+                    line = ""
                 if line is None:
                     raise Timeout(self._late(limit))
-                if not line or line[0] in "#;":
-                    continue
                 state, _, answer = line.rpartition(":")
-                if state != self.last:
-                    if not line.startswith("MATCHSTATE:"):
-                        self._warn(f"skipped garbage {line[:60]!r}")
-                    continue  # an answer to an earlier state: late, skipped
-                return self._action(answer, view)
+                if state == self.last:
+                    return self._action(answer, view)
+                if line and line[0] not in "#;" and not line.startswith("MATCHSTATE:"):
+                    self._warn(f"skipped garbage {line[:60]!r}")
+                # else a comment, or an answer to an earlier state: late, skipped
+                if limit is not None:
+                    wait = limit - (time.monotonic() - began)
+                    if wait <= 0:
+                        raise Timeout(self._late(limit))
         except ConnectionClosed as exc:
             self._leave(str(exc))
         finally:
@@ -166,13 +164,12 @@ class AcpcPlayer:
         return f"ran out of the hand's {self.hand_timeout} s"
 
     def _action(self, answer: str, view: SeatView) -> int:
-        letter = answer[:1]
-        if letter not in ACTION_LETTERS or answer[1:]:
+        action = _ACTIONS.get(answer)
+        if action is None:
             self._warn(f"answered {answer[:20]!r}, not f, c or r; taken as a call")
             return CALL
-        action = ACTION_LETTERS.index(letter)
         if action not in view.legal_actions:
-            self._warn(f"answered {letter!r}, not legal here; taken as a call")
+            self._warn(f"answered {answer!r}, not legal here; taken as a call")
             return CALL
         return action
 
