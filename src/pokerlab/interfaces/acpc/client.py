@@ -140,9 +140,10 @@ class AcpcClient:
         self.told_seats = seats
 
     def _handle(self, ms: MatchState, state: HandState, line: str) -> None:
-        p, n = ms.position, ms.players
+        p = ms.position
         agent = self.agent
         if ms.hand != self.hand:  # a new hand
+            n = ms.players
             self.hand, self.ended, self.seen = ms.hand, False, 0
             told = self.told_seats
             self.told_seats = None
@@ -161,7 +162,7 @@ class AcpcClient:
             for record in state.actions[self.seen :]:
                 agent.observe(record)
         self.seen = len(state.actions)
-        if state.is_over:
+        if state.actor < 0:  # the hand is over
             self._end(state, ms, line)
         elif state.actor == p:
             self.channel.send(f"{line}:{ACTION_LETTERS[self._decide(state, p)]}")

@@ -265,15 +265,15 @@ def _act_letters(state: HandState, betting: str, start: int) -> bool:
         if letter == "/":
             continue
         action = ACTION_LETTERS.find(letter)
-        if action < 0 or state.is_over:
+        if action < 0 or state.actor < 0:  # an unknown letter, or an action after the end
             return False
         try:
             state.act(action)
         except (IllegalAction, InvalidCards):
             return False
-        if cards < BOARD_SIZE[state.round] and not state.is_over:
+        if cards < BOARD_SIZE[state.round] and state.actor >= 0:  # a round whose cards are not dealt
             return False
-    return state.is_over or min(state.round, 3) == betting.count("/")
+    return state.actor < 0 or min(state.round, 3) == betting.count("/")
 
 
 def parse_matchstate(line: str) -> MatchState:
@@ -355,6 +355,7 @@ class HandLines:
         self.heads: list[str] = []
         self.cards: list[str] = []  # each position's hole cards as text
         self.owns: list[str] = []  # ":" and the hole-cards field of each position, only its own cards
+        self.tails: list[tuple[str, str]] = []  # each position's head, and its own cards and the board
         self.count = 0  # actions in the betting string
         self.round = 0  # rounds opened in the betting string
         self.betting = ""
@@ -368,6 +369,7 @@ class HandLines:
             self.cards = cards = [_TEXT[holes[2 * p]] + _TEXT[holes[2 * p + 1]] for p in range(n)]
             self.heads = [f"MATCHSTATE:{p}:{self.hand}:" for p in range(n)]
             self.owns = [":" + "|".join(c if q == p else "" for q, c in enumerate(cards)) for p in range(n)]
+            self.tails = list(zip(self.heads, self.owns, strict=True))
         actions = state.actions
         if len(actions) != self.count:
             betting = self.betting
@@ -388,9 +390,10 @@ class HandLines:
                 if self.dealt <= a and len(board) >= b:
                     text += "/" + "".join([_TEXT[c] for c in board[a:b]])
             self.board, self.dealt = text, len(board)
+            self.tails = [(head, own + text) for head, own in zip(self.heads, self.owns, strict=True)]
         betting, board = self.betting, self.board
-        if not (state.is_over and state.showdown):
-            return [head + betting + own + board for head, own in zip(self.heads, self.owns, strict=True)]
+        if state.actor >= 0 or state.ranks is None:  # not a showdown's end: only the own cards
+            return [head + betting + tail for head, tail in self.tails]
         cards, shown = self.cards, state.shown()
         seen = [c if s else "" for c, s in zip(cards, shown, strict=True)]
         common = ":" + "|".join(seen)  # the field of a position that showed: every card shown
