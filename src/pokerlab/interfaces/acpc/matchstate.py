@@ -197,15 +197,22 @@ def _dealt(cards: str, last: str, state: HandState, rounds_dealt: int) -> tuple[
     dealt (the full path judges it)."""
     if len(cards) <= len(last) or not cards.startswith(last) or cards[len(last)] != "/":
         return None
+    added = cards[len(last) + 1 :]
     try:
-        rounds = tuple([_cards(r) for r in cards[len(last) + 1 :].split("/")])
+        if "/" in added:
+            rounds = tuple([_cards(r) for r in added.split("/")])
+            new = [c for r in rounds for c in r]
+        else:  # one round, what a dealer sends
+            new = _cards(added)
+            rounds = (new,)
     except InvalidCards:
         return None
-    new = [c for r in rounds for c in r]
     if len(rounds) + rounds_dealt > 3 or len(set(new)) != len(new):
         return None
-    if any(c in state.holes or c in state.runout for c in new):
-        return None
+    holes, runout = state.holes, state.runout
+    for c in new:
+        if c in holes or c in runout:
+            return None
     return rounds
 
 
