@@ -375,21 +375,25 @@ class HandLines:
             n, holes = state.n, state.holes
             self.cards = cards = [_TEXT[holes[2 * p]] + _TEXT[holes[2 * p + 1]] for p in range(n)]
             self.heads = [f"MATCHSTATE:{p}:{self.hand}:" for p in range(n)]
-            self.owns = [":" + "|".join(c if q == p else "" for q, c in enumerate(cards)) for p in range(n)]
+            fields = [""] * n
+            for p in range(n):
+                fields[p] = cards[p]
+                self.owns.append(":" + "|".join(fields))
+                fields[p] = ""
             self.tails = list(zip(self.heads, self.owns, strict=True))
         actions = state.actions
         if len(actions) != self.count:
-            betting = self.betting
+            betting, opened = self.betting, self.round
             for record in actions[self.count :]:
-                while self.round < record.round:
-                    betting += "/"
-                    self.round += 1
+                if record.round != opened:
+                    betting += "/" * (record.round - opened)
+                    opened = record.round
                 betting += ACTION_LETTERS[record.action]
-            last = min(state.round, 3)
-            while self.round < last:
-                betting += "/"
-                self.round += 1
-            self.betting, self.count = betting, len(actions)
+            last = state.round if state.round < 3 else 3
+            if last > opened:
+                betting += "/" * (last - opened)
+                opened = last
+            self.betting, self.count, self.round = betting, len(actions), opened
         board = state.board_seen
         if len(board) != self.dealt:
             text = self.board
