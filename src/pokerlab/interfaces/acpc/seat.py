@@ -108,17 +108,17 @@ class AcpcPlayer:
 
     def begin(self, lines: tuple[str, str]) -> None:
         """A hand starts: queue the table's seating comment and this seat's first state line."""
-        self.hand, self.used, self.last = self.table.hand_number, 0.0, lines[1]
-        if self.channel is None:
-            raise Disconnected(self.gone or "not connected")
-        self.channel.queued += lines
+        self.hand, self.used = self.table.hand_number, 0.0
+        comment, line = lines
+        self.tell(comment)
+        self.tell(line)
 
     def tell(self, line: str) -> None:
         """Queue a state line of the hand (sent when the seat is next to act, or the session closes)."""
         if self.channel is None:
             raise Disconnected(self.gone or "not connected")
         self.last = line
-        self.channel.queued.append(line)
+        self.channel.queue(line)
 
     def act(self, view: SeatView, deadline: float | None = None) -> int:
         """Read the answer to the last state sent (the table's deadline is ignored: the seat's own apply)."""
