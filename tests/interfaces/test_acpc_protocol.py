@@ -10,15 +10,16 @@ import numpy as np
 import pytest
 
 from pokerlab.actions import CALL, RAISE
-from pokerlab.cards import parse_cards
+from pokerlab.cards import format_card, parse_cards
 from pokerlab.engine import GameConfig, HandState
-from pokerlab.errors import ConfigError, CorruptData
+from pokerlab.errors import ConfigError, CorruptData, InvalidCards
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.gamedef import STANDARD_GAMES, gamedef_of, load_gamedef, parse_gamedef
 from pokerlab.interfaces.acpc.matchstate import (
     MAX_LINE,
     Follower,
     HandLines,
+    _cards,
     matchstate_of,
     parse_matchstate,
 )
@@ -239,8 +240,9 @@ def test_line_writer_and_follower_equal_their_references(players):
         states = _random_hand_states(rng, players)
         lines = HandLines(hand)  # shared by the seats, as at the dealer: every seat's line after each action
         for state in states:
+            texts = lines.lines(state)
             for p in range(players):
-                line = lines.line(state, p)
+                line = texts[p]
                 assert line == matchstate_of(state, p, hand).format()
                 ms = parse_matchstate(line)
                 followed = followers[p].follow(ms)
@@ -271,8 +273,20 @@ def test_follower_judges_every_line_as_the_reference_does():
         "MATCHSTATE:0:1::As2d||/As7c3s",  # a new hand with a card twice
     ]
     good = ["MATCHSTATE:0:0:ccc/ccc/ccc/:As2d||/Kh7c3s/9d/2c"]  # two rounds dealt at once
+    river = "MATCHSTATE:0:0:ccc/ccc/ccc/cc:As2d||/Kh7c3s/9d/2c"  # the cards shown down follow this one
+    bad += [
+        "MATCHSTATE:0:0:ccc/ccc/ccc/ccc:As2d|KhQd|JcJd/Kh7c3s/9d/2c",  # a card shown that is on the board
+        "MATCHSTATE:0:0:ccc/ccc/ccc/ccc:As2d|QhQd|QhJd/Kh7c3s/9d/2c",  # a card shown twice
+        "MATCHSTATE:0:0:ccc/ccc/ccc/ccc:As2d|QhQd|/Kh7c3s/9d/2c",  # one of the players still in not shown
+    ]
+    shown = [
+        "MATCHSTATE:0:0:ccc/ccc/ccc/ccc:As2d|QhQd|JcJd/Kh7c3s/9d/2c",  # the showdown
+        "MATCHSTATE:0:0:ccc/ccc/ccc/ccc:AsJh|QhQd|JcJd/Kh7c3s/9d/2c",  # our own cards changed
+        "MATCHSTATE:0:0:ccc/ccc/ccc/c:As2d|QhQd|JcJd/Kh7c3s/9d/2c",  # cards shown before the end
+    ]
     shuffled = [lines[i] for i in rng.integers(0, len(lines), 200)]  # repeats, going back, jumping hands
-    stream = lines + [line for b in bad + good for line in (base, b)] + shuffled
+    stream = lines + [line for b in bad[:-3] + good for line in (base, b)]
+    stream += [line for b in bad[-3:] + shown for line in (river, b)] + shuffled
     follower, text_follower = Follower(GameConfig()), Follower(GameConfig())
     errors = 0
     for line in stream:
@@ -289,6 +303,23 @@ def test_follower_judges_every_line_as_the_reference_does():
         assert _same_hand(follower.follow(ms), expected)
         assert _same_hand(text_follower.follow_line(line), expected)
     assert errors == len(bad)
+
+
+def test_card_fields_read_by_table_as_parse_cards_reads_them():
+    """`_cards` (fields of up to two cards, and flops, by table) against `parse_cards` (the reference):
+    the same codes, or the same error, for random fields of the protocol's cards, repeats and other text."""
+    rng = np.random.default_rng(3)
+    texts = [format_card(c) for c in range(52)] + ["as", "10h", "Xx", "A", "♠A"]
+    fields = ["", "AsAs", "AsKdAs", "AsKdQh2c"]
+    fields += ["".join(rng.choice(texts, size=k)) for k in (1, 2, 2, 3, 3) for _ in range(300)]
+    for text in fields:
+        try:
+            expected = tuple(parse_cards(text))
+        except InvalidCards as exc:
+            with pytest.raises(InvalidCards, match=re.escape(str(exc))):
+                _cards(text)
+            continue
+        assert _cards(text) == expected, text
 
 
 @pytest.mark.parametrize(

@@ -114,8 +114,11 @@ class Channel:
 
     def send(self, line: str) -> None:
         """Send one line (and any queued before it); `ConnectionClosed` when the other side is gone."""
-        self.queued.append(line)
-        self.flush()
+        if self.queued:
+            self.queued.append(line)
+            self.flush()
+        else:
+            self._send((line + "\r\n").encode())
 
     def _send(self, data: bytes) -> None:
         try:

@@ -78,6 +78,7 @@ class AcpcClient:
         self.seen = 0
         self.seats: tuple[int, ...] = ()
         self.told_seats: tuple[int, ...] | None = None
+        self.seatings: dict[str, tuple[int, ...]] = {}  # seats comments read, and their seats
         self.follower = Follower(config)
         self.wants_begin = overrides(agent, "begin_hand")
         self.wants_observe = overrides(agent, "observe")
@@ -127,15 +128,22 @@ class AcpcClient:
             log.warning("acpc client: %s", text)
 
     def _seats_comment(self, line: str) -> None:
-        try:
-            self.told_seats = tuple(int(s) for s in line[len(SEATS_COMMENT) :].split("|"))
-        except ValueError:
-            self._warn(f"ignored the comment {line!r}")
+        seats = self.seatings.get(line)
+        if seats is None:
+            try:
+                seats = tuple(int(s) for s in line[len(SEATS_COMMENT) :].split("|"))
+            except ValueError:
+                self._warn(f"ignored the comment {line!r}")
+                return
+            if len(self.seatings) < 10:  # our dealer's: one a seat rotation
+                self.seatings[line] = seats
+        self.told_seats = seats
 
     def _handle(self, ms: MatchState, state: HandState, line: str) -> None:
-        p, n = ms.position, ms.players
+        p = ms.position
         agent = self.agent
         if ms.hand != self.hand:  # a new hand
+            n = ms.players
             self.hand, self.ended, self.seen = ms.hand, False, 0
             told = self.told_seats
             self.told_seats = None
@@ -154,7 +162,7 @@ class AcpcClient:
             for record in state.actions[self.seen :]:
                 agent.observe(record)
         self.seen = len(state.actions)
-        if state.is_over:
+        if state.actor < 0:  # the hand is over
             self._end(state, ms, line)
         elif state.actor == p:
             self.channel.send(f"{line}:{ACTION_LETTERS[self._decide(state, p)]}")

@@ -28,12 +28,16 @@ from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.records import format_state_line
 from pokerlab.errors import ConfigError
+from pokerlab.interfaces.acpc.client import SEATS_COMMENT
 from pokerlab.interfaces.acpc.matchstate import HandLines
 from pokerlab.interfaces.acpc.seat import AcpcPlayer
 
 
 class AcpcTable(Table):
-    """A `Table` of `AcpcPlayer` seats that writes each finished hand to the ACPC log."""
+    """A `Table` of `AcpcPlayer` seats: it makes every seat's line of each state of the hand (`HandLines`:
+    the betting and board text once for all seats) and hands it over as notifications go to other players
+    (a seat that is gone is left out, one that fails is counted); writes each finished hand to the ACPC
+    log."""
 
     def __init__(
         self,
@@ -49,11 +53,26 @@ class AcpcTable(Table):
         self.logged = 0
         self.lines = HandLines(0)
 
+    def _send_lines(self) -> None:
+        lines = self.lines.lines(self.state)
+        tell = self._tell
+        for p, j in enumerate(self.seats):
+            tell(j, "tell", lines[p])
+
     def start_hand(self, state: HandState, seats: Sequence[int]) -> None:
-        self.lines = HandLines(self.hand_number)  # every seat's lines of the hand, made once an action
         super().start_hand(state, seats)
+        self.lines = HandLines(self.hand_number)
+        comment = SEATS_COMMENT + "|".join(map(str, self.seats))  # who sits where, before each hand
+        for p, line in enumerate(self.lines.lines(state)):
+            self._tell(self.seats[p], "begin", (comment, line))
+
+    def step(self) -> None:
+        super().step()
+        if not self.state.is_over:  # the end goes with finish_hand, the cards shown down included
+            self._send_lines()
 
     def finish_hand(self) -> HandState:
+        self._send_lines()  # sent with the seat's next lines, or when the session closes
         state = super().finish_hand()
         if self.log is not None:
             names = [self.labels[j] for j in self.seats]

@@ -25,7 +25,12 @@ from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCard
 MAX_LINE = 4096
 _TOKEN = re.compile(r"([fcr])(\d*)")
 _LIMIT_BETTING = frozenset("fcr/")  # a betting string of these alone has no amounts to read
-_CODES = {format_card(c): c for c in range(NUM_CARDS)}  # the protocol's card texts ("As")
+_TEXT = tuple(format_card(c) for c in range(NUM_CARDS))  # the protocol's card texts ("As") by code
+_CODES = {text: c for c, text in enumerate(_TEXT)}
+#: The cards of a field of no card, one card or two different cards (hole cards, turn, river), by its text
+_FIELDS = {"": ()} | {a + b: (_CODES[a], _CODES[b]) for a in _CODES for b in _CODES if a != b}
+_FIELDS |= {text: (c,) for text, c in _CODES.items()}
+_ROUND_CARDS = ((0, 3), (3, 4), (4, 5))  # the board cards of the flop, turn and river
 
 
 class MatchState(NamedTuple):
@@ -136,14 +141,21 @@ class Follower:
         last = self.last
         if last is not None and line.startswith(self.head) and len(line) <= MAX_LINE // 4:
             betting, _, cards = line[len(self.head) :].partition(":")
-            dealt = () if cards == self.cards else _dealt(cards, self.cards, self.state, len(last.board))
+            holes, dealt = last[3], ()
+            if cards != self.cards:
+                dealt = _dealt(cards, self.cards, self.state, len(last.board))
+                if dealt is None:  # not board cards: perhaps cards shown down
+                    holes = _shown(cards, self.cards, self.state, holes)
+                    dealt = None if holes is None else ()
             if dealt is not None and betting.startswith(last.betting):
                 state = self.state
                 self.last = self.state = None
                 if dealt:
                     state.runout = state.runout + [c for r in dealt for c in r]
+                if holes is not last[3]:
+                    state.holes = [c for h in holes for c in (h or (UNKNOWN, UNKNOWN))]
                 if _act_letters(state, betting, len(last.betting)):
-                    self.last = MatchState._make((last[0], last[1], betting, last[3], last[4] + dealt))
+                    self.last = MatchState._make((last[0], last[1], betting, holes, last[4] + dealt))
                     self.state = state
                     self.cards = cards
                     return state
@@ -153,21 +165,54 @@ class Follower:
         return state
 
 
+def _shown(
+    cards: str, last: str, state: HandState, holes: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], ...] | None:
+    """The hole cards of the cards field `cards` where it is the last line's `last` (whose holes were
+    `holes`) with the two cards of positions unseen until now added (cards shown down), or None where it
+    is anything else, or the cards are bad or already known (the full path judges it)."""
+    field, _, board = cards.partition("/")
+    old, _, old_board = last.partition("/")
+    texts, old_texts = field.split("|"), old.split("|")
+    if board != old_board or ("/" in cards) != ("/" in last) or len(texts) != len(old_texts):
+        return None
+    new, added = list(holes), []
+    for p, text in enumerate(texts):
+        if text != old_texts[p]:
+            codes = _FIELDS.get(text)
+            if old_texts[p] or codes is None or len(codes) != 2:
+                return None
+            new[p] = codes
+            added += codes
+    if not added or len(set(added)) != len(added):
+        return None
+    if any(c in state.holes or c in state.runout for c in added):
+        return None
+    return tuple(new)
+
+
 def _dealt(cards: str, last: str, state: HandState, rounds_dealt: int) -> tuple[tuple[int, ...], ...] | None:
     """The board rounds the cards field `cards` adds to the last line's `last` (which held `rounds_dealt`
     rounds; nothing else changed), or None where it is anything else, or its cards are bad or already
     dealt (the full path judges it)."""
     if len(cards) <= len(last) or not cards.startswith(last) or cards[len(last)] != "/":
         return None
+    added = cards[len(last) + 1 :]
     try:
-        rounds = tuple([_cards(r) for r in cards[len(last) + 1 :].split("/")])
+        if "/" in added:
+            rounds = tuple([_cards(r) for r in added.split("/")])
+            new = [c for r in rounds for c in r]
+        else:  # one round, what a dealer sends
+            new = _cards(added)
+            rounds = (new,)
     except InvalidCards:
         return None
-    new = [c for r in rounds for c in r]
     if len(rounds) + rounds_dealt > 3 or len(set(new)) != len(new):
         return None
-    if any(c in state.holes or c in state.runout for c in new):
-        return None
+    holes, runout = state.holes, state.runout
+    for c in new:
+        if c in holes or c in runout:
+            return None
     return rounds
 
 
@@ -227,15 +272,15 @@ def _act_letters(state: HandState, betting: str, start: int) -> bool:
         if letter == "/":
             continue
         action = ACTION_LETTERS.find(letter)
-        if action < 0 or state.is_over:
+        if action < 0 or state.actor < 0:  # an unknown letter, or an action after the end
             return False
         try:
             state.act(action)
         except (IllegalAction, InvalidCards):
             return False
-        if cards < BOARD_SIZE[state.round] and not state.is_over:
+        if cards < BOARD_SIZE[state.round] and state.actor >= 0:  # a round whose cards are not dealt
             return False
-    return state.is_over or min(state.round, 3) == betting.count("/")
+    return state.actor < 0 or min(state.round, 3) == betting.count("/")
 
 
 def parse_matchstate(line: str) -> MatchState:
@@ -273,8 +318,15 @@ def _cards_field(text: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[in
 
 
 def _cards(text: str) -> tuple[int, ...]:
-    """The cards of one field: the protocol's two-character cards read by table, anything else (and every
-    error) by `parse_cards`."""
+    """The cards of one field: the protocol's two-character cards read by table (a field of up to two
+    different cards at once, a flop in two), anything else (and every error) by `parse_cards`."""
+    codes = _FIELDS.get(text)
+    if codes is not None:
+        return codes
+    if len(text) == 6:  # a flop: a card and two others
+        first, others = _FIELDS.get(text[:2]), _FIELDS.get(text[2:])
+        if first is not None and others is not None and first[0] not in others:
+            return first + others
     try:
         codes = tuple([_CODES[text[i : i + 2]] for i in range(0, len(text), 2)])
     except KeyError:
@@ -293,62 +345,78 @@ def matchstate_of(state: HandState, position: int, hand: int) -> MatchState:
         for p in range(state.n)
     )
     board = state.board_seen
-    rounds = tuple(tuple(board[a:b]) for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b)
+    rounds = tuple(tuple(board[a:b]) for a, b in _ROUND_CARDS if len(board) >= b)
     return MatchState(position, hand, state.betting_string(), holes, rounds)
 
 
 class HandLines:
-    """The lines a dealer sends the positions of one hand, each equal to
-    ``matchstate_of(state, position, hand).format()`` (the reference) but made from the last: the betting
-    string grows by each new action's letter and a '/' for each round opened, the board text is formatted
-    when a round deals cards, and both are shared by every position, whose lines differ only in their
-    head and their own hole cards. The hand's last line (the cards shown down) is made the same way."""
+    """The lines a dealer sends the positions of one hand, ``lines(state)[position]`` equal to
+    ``matchstate_of(state, position, hand).format()`` (the reference) but made from the last state's: the
+    betting string grows by each new action's letter and a '/' for each round opened, the board text by
+    the cards of each round dealt, and both are made once for every position, whose lines differ only in
+    their head and their own hole cards. The hand's last line (the cards shown down) is made the same way.
+    """
 
     def __init__(self, hand: int) -> None:
         self.hand = hand
         self.heads: list[str] = []
+        self.cards: list[str] = []  # each position's hole cards as text
         self.owns: list[str] = []  # ":" and the hole-cards field of each position, only its own cards
+        self.tails: list[tuple[str, str]] = []  # each position's head, and its own cards and the board
         self.count = 0  # actions in the betting string
         self.round = 0  # rounds opened in the betting string
         self.betting = ""
         self.dealt = 0  # board cards in the board text
         self.board = ""
 
-    def line(self, state: HandState, position: int) -> str:
-        """The line for `position` in `state`, a state of this hand."""
+    def lines(self, state: HandState) -> list[str]:
+        """Every position's line in `state`, a state of this hand (made after the last one asked for)."""
         if not self.heads:
             n, holes = state.n, state.holes
-            cards = [format_card(holes[2 * p]) + format_card(holes[2 * p + 1]) for p in range(n)]
+            self.cards = cards = [_TEXT[holes[2 * p]] + _TEXT[holes[2 * p + 1]] for p in range(n)]
             self.heads = [f"MATCHSTATE:{p}:{self.hand}:" for p in range(n)]
-            self.owns = [":" + "|".join(c if q == p else "" for q, c in enumerate(cards)) for p in range(n)]
+            fields = [""] * n
+            for p in range(n):
+                fields[p] = cards[p]
+                self.owns.append(":" + "|".join(fields))
+                fields[p] = ""
+            self.tails = list(zip(self.heads, self.owns, strict=True))
         actions = state.actions
         if len(actions) != self.count:
-            betting = self.betting
+            betting, opened = self.betting, self.round
             for record in actions[self.count :]:
-                while self.round < record.round:
-                    betting += "/"
-                    self.round += 1
+                if record.round != opened:
+                    betting += "/" * (record.round - opened)
+                    opened = record.round
                 betting += ACTION_LETTERS[record.action]
-            last = min(state.round, 3)
-            while self.round < last:
-                betting += "/"
-                self.round += 1
-            self.betting, self.count = betting, len(actions)
+            last = state.round if state.round < 3 else 3
+            if last > opened:
+                betting += "/" * (last - opened)
+                opened = last
+            self.betting, self.count, self.round = betting, len(actions), opened
         board = state.board_seen
         if len(board) != self.dealt:
-            self.dealt = len(board)
-            rounds = [board[a:b] for a, b in ((0, 3), (3, 4), (4, 5)) if len(board) >= b]
-            self.board = "".join("/" + "".join(map(format_card, r)) for r in rounds)
-        if state.is_over and state.showdown:
-            shown = state.shown()
-            holes = state.holes
-            own = ":" + "|".join(
-                format_card(holes[2 * p]) + format_card(holes[2 * p + 1]) if p == position or shown[p] else ""
-                for p in range(state.n)
-            )
-        else:
-            own = self.owns[position]
-        return self.heads[position] + self.betting + own + self.board
+            text = self.board
+            for a, b in _ROUND_CARDS:  # the rounds dealt since the last line, each after a '/'
+                if self.dealt <= a and len(board) >= b:
+                    text += "/" + "".join([_TEXT[c] for c in board[a:b]])
+            self.board, self.dealt = text, len(board)
+            self.tails = [(head, own + text) for head, own in zip(self.heads, self.owns, strict=True)]
+        betting, board = self.betting, self.board
+        if state.actor >= 0 or state.ranks is None:  # not a showdown's end: only the own cards
+            return [head + betting + tail for head, tail in self.tails]
+        cards, shown = self.cards, state.shown()
+        seen = [c if s else "" for c, s in zip(cards, shown, strict=True)]
+        common = ":" + "|".join(seen)  # the field of a position that showed: every card shown
+        out = []
+        for p, head in enumerate(self.heads):
+            if shown[p]:
+                out.append(head + betting + common + board)
+            else:  # a position that folded sees its own cards too
+                seen[p] = cards[p]
+                out.append(head + betting + ":" + "|".join(seen) + board)
+                seen[p] = ""
+        return out
 
 
 def _short(text: str) -> str:

@@ -1,7 +1,8 @@
 """A remote seat: the player at a table is an ACPC client at the other end of a socket.
 
-`AcpcPlayer` answers the calls of our other players (`new_session`, `begin_hand`, `observe`, `act`,
-`end_hand`, `close`), so the dealer is our `Table` with remote seats. It follows the ACPC dealer's rules
+`AcpcPlayer` answers the calls of our other players (`new_session`, `act`, `close`), and takes the
+lines the table makes for it (`begin`, `tell`) as others take their notifications, so the dealer is our
+`Table` with remote seats. It follows the ACPC dealer's rules
 (ACPC protocol 2.0.0):
 
 * a session starts when the client connects and sends ``VERSION:2.<minor>.<rev>``; a client that does not
@@ -26,20 +27,21 @@ import time
 
 from pokerlab.actions import ACTION_LETTERS, CALL
 from pokerlab.arena.players import Disconnected, Timeout
-from pokerlab.engine import ActionRecord, HandEnd, HandStart, SeatView
+from pokerlab.engine import SeatView
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
-from pokerlab.interfaces.acpc.client import SEATS_COMMENT
 
 log = logging.getLogger(__name__)
 #: Warnings logged per seat before they are only counted.
 LOGGED_WARNINGS = 3
+_ACTIONS = {letter: action for action, letter in enumerate(ACTION_LETTERS)}  # an answer's action letter
 
 
 class AcpcPlayer:
-    """One seat served over `listener` (a bound, listening socket); the table sets ``table`` to itself,
-    whose current hand state the seat formats its lines from."""
+    """One seat served over `listener` (a bound, listening socket). The table (`AcpcTable`, which sets
+    ``table`` to itself) makes every seat's lines and hands them to `begin` and `tell` as it hands others
+    their notifications, so a seat wants none of those."""
 
-    wants_begin = wants_observe = wants_end = True
+    wants_begin = wants_observe = wants_end = False
 
     def __init__(
         self,
@@ -104,63 +106,53 @@ class AcpcPlayer:
             self.channel.close()
             self.channel = None
 
-    def _send_state(self) -> None:
+    def begin(self, lines: tuple[str, str]) -> None:
+        """A hand starts: queue the table's seating comment and this seat's first state line."""
+        self.hand, self.used = self.table.hand_number, 0.0
+        comment, line = lines
+        self.tell(comment)
+        self.tell(line)
+
+    def tell(self, line: str) -> None:
+        """Queue a state line of the hand (sent when the seat is next to act, or the session closes)."""
         if self.channel is None:
             raise Disconnected(self.gone or "not connected")
-        table = self.table
-        self.last = table.lines.line(table.state, self.position)
-        self.channel.queue(self.last)
-
-    def _flush(self) -> None:
-        try:
-            self.channel.flush()
-        except ConnectionClosed as exc:
-            self._leave(str(exc))
-
-    def begin_hand(self, start: HandStart) -> None:
-        self.position, self.hand, self.used = start.position, start.hand, 0.0
-        if self.channel is None:
-            raise Disconnected(self.gone or "not connected")
-        self.channel.queue(SEATS_COMMENT + "|".join(str(s) for s in start.seats))
-        self._send_state()
-
-    def observe(self, record: ActionRecord) -> None:
-        if not self.table.state.is_over:  # the end goes with end_hand, the cards shown down included
-            self._send_state()
-
-    def end_hand(self, end: HandEnd) -> None:
-        self._send_state()  # sent with the seat's next lines, or when the session closes
+        self.last = line
+        self.channel.queue(line)
 
     def act(self, view: SeatView, deadline: float | None = None) -> int:
         """Read the answer to the last state sent (the table's deadline is ignored: the seat's own apply)."""
-        if self.channel is None:
+        channel = self.channel
+        if channel is None:
             raise Disconnected(self.gone or "not connected")
-        self._flush()
         limit = self.action_timeout
         if self.hand_timeout is not None:
             left = self.hand_timeout - self.used
             limit = left if limit is None else min(limit, left)
+        if limit is not None and limit <= 0:
+            raise Timeout(self._late(limit))
         began = time.monotonic()
+        wait = limit
         try:
+            channel.flush()
             while True:
-                wait = None if limit is None else limit - (time.monotonic() - began)
-                if wait is not None and wait <= 0:
-                    raise Timeout(self._late(limit))
                 try:
-                    line = self.channel.readline(wait)
+                    line = channel.readline(wait)
                 except LineTooLong as exc:
                     self._warn(str(exc))
-                    continue
+                    line = ""
                 if line is None:
                     raise Timeout(self._late(limit))
-                if not line or line[0] in "#;":
-                    continue
                 state, _, answer = line.rpartition(":")
-                if state != self.last:
-                    if not line.startswith("MATCHSTATE:"):
-                        self._warn(f"skipped garbage {line[:60]!r}")
-                    continue  # an answer to an earlier state: late, skipped
-                return self._action(answer, view)
+                if state == self.last:
+                    return self._action(answer, view)
+                if line and line[0] not in "#;" and not line.startswith("MATCHSTATE:"):
+                    self._warn(f"skipped garbage {line[:60]!r}")
+                # else a comment, or an answer to an earlier state: late, skipped
+                if limit is not None:
+                    wait = limit - (time.monotonic() - began)
+                    if wait <= 0:
+                        raise Timeout(self._late(limit))
         except ConnectionClosed as exc:
             self._leave(str(exc))
         finally:
@@ -172,13 +164,12 @@ class AcpcPlayer:
         return f"ran out of the hand's {self.hand_timeout} s"
 
     def _action(self, answer: str, view: SeatView) -> int:
-        letter = answer[:1]
-        if letter not in ACTION_LETTERS or answer[1:]:
+        action = _ACTIONS.get(answer)
+        if action is None:
             self._warn(f"answered {answer[:20]!r}, not f, c or r; taken as a call")
             return CALL
-        action = ACTION_LETTERS.index(letter)
         if action not in view.legal_actions:
-            self._warn(f"answered {letter!r}, not legal here; taken as a call")
+            self._warn(f"answered {answer!r}, not legal here; taken as a call")
             return CALL
         return action
 
