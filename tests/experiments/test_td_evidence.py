@@ -1,7 +1,8 @@
-"""TD-Hold'em's snapshot ladder (LEARNING-SPEC §A.9 item 5) and exploitability proxy (item 6) on tiny runs,
-and their CLI commands."""
+"""TD-Hold'em's snapshot ladder (LEARNING-SPEC §A.9 item 5), exploitability proxy (item 6) and the median
+and range over seeds (items 2 and 7) on tiny runs, and their CLI commands."""
 
 import csv
+import statistics
 from dataclasses import replace
 
 import numpy as np
@@ -14,7 +15,7 @@ from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import HandState, hand_start, seat_view
 from pokerlab.errors import ConfigError
 from pokerlab.experiments.td_exploit import exploit, frozen_version
-from pokerlab.experiments.td_holdem import final_table, style
+from pokerlab.experiments.td_holdem import final_table, style, summarize_runs
 from pokerlab.experiments.td_ladder import ladder, rungs, self_id
 from pokerlab.interfaces.cli import main
 from pokerlab.learning.td import Schedule, train
@@ -140,3 +141,28 @@ def test_final_table_and_cli(tmp_path, capsys):
     )
     assert "random" in capsys.readouterr().out
     assert main(["train", "table", str(tmp_path / "none"), "--opponents", "random"]) == 2
+
+
+def test_summary_gives_median_and_range_over_seeds_at_shared_points(tmp_path):
+    """seeds.csv against a plain recomputation from each run's curve.csv: only the evaluation points every
+    run has (run 1 is evaluated every 10 hands, runs 2 and 3 every 20), the median, the range and how many
+    runs' CIs lie above or below 0."""
+    runs = []
+    for seed, every in ((1, 10), (2, 20), (3, 20)):
+        runs.append(tmp_path / f"run{seed}")
+        train(PRESETS["repaired"], replace(SCHEDULE, eval_every=every, eval_deals=3), 40, seed, runs[-1])
+    summarize_runs(runs, tmp_path / "summary")
+    rows = read(tmp_path / "summary" / "seeds.csv")
+    assert rows[0] == ["hands", "opponent", "runs", "median", "min", "max", "ci_above_0", "ci_below_0"]
+    curves = [read(run / "curve.csv")[1:] for run in runs]
+    assert sorted({int(r[0]) for r in rows[1:]}) == [0, 20, 40]
+    assert len(rows) == 1 + 3 * 3  # three points, three opponents
+    for hands, opponent, n, median, low, high, above, below in rows[1:]:
+        points = [next(r for r in curve if r[:2] == [hands, opponent]) for curve in curves]
+        values = [float(p[2]) for p in points]
+        assert n == "3" and float(median) == pytest.approx(statistics.median(values))
+        assert (float(low), float(high)) == (min(values), max(values))
+        assert int(above) == sum(float(p[3]) > 0 for p in points)
+        assert int(below) == sum(float(p[4]) < 0 for p in points)
+    assert any(float(r[4]) < float(r[5]) for r in rows[1:])  # the seeds differ somewhere
+    assert (tmp_path / "summary" / "curves.png").stat().st_size > 5000

@@ -4,7 +4,9 @@ opponent-modelling study of §A.10 (a).
 `summarize_runs` reads the folders `pokerlab train td` wrote and writes, into one results folder, each
 run's small files (config.json, curve.csv, training.csv, final.json, curves.png, under the run's name), a
 ``summary.csv`` with every run's evaluation before training and at its end (sb/hand, 95 % CI, the change),
-and ``curves.png``: one panel per evaluation opponent, one line per run.
+``seeds.csv`` with the median and range over the runs (seeds) at each evaluation point they all share and
+how many runs' CIs lie above or below 0 there (§A.9 items 2 and 7), and ``curves.png``: one panel per
+evaluation opponent, one line per run, with the median and range over the runs when there are several.
 
 `final_table` evaluates a run's final player against a list of opponents (duplicate sb/hand with its 95 %
 CI, §A.9 item 4) and measures its style against each: VPIP, PFR and aggression factor.
@@ -80,12 +82,43 @@ def summarize_runs(folders: list[str | Path], out: str | Path, title: str = "TD-
                 [run["name"], run["seed"], run["final"]["hands"], opponent, *before[2:], *after]
                 + [round(after[0] - before[2], 6)]
             )
-    with (out / "summary.csv").open("w", newline="") as file:
-        writer = csv.writer(file, lineterminator="\n")
-        writer.writerow(SUMMARY_HEADER)
-        writer.writerows(summary)
+    write_csv(out / "summary.csv", SUMMARY_HEADER, summary)
+    write_csv(out / "seeds.csv", SEEDS_HEADER, across_runs(runs))
     _plot(runs, out / "curves.png", title)
     return summary
+
+
+def run_points(run: dict, opponent: str) -> list[tuple[int, float, float, float]]:
+    """(hands, sb/hand, CI low, CI high) of a run's evaluations against `opponent`, its final evaluation
+    included (once) when the curve does not end with it."""
+    points = [(r[0], r[2], r[3], r[4]) for r in run["rows"] if r[1] == opponent]
+    final = [r for r in run["final"]["results"] if r["opponent"] == opponent]
+    if final and all(p[0] != run["final"]["hands"] for p in points):
+        f = final[0]
+        points.append((run["final"]["hands"], f["sb_per_hand"], f["ci95_low"], f["ci95_high"]))
+    return points
+
+
+SEEDS_HEADER = ["hands", "opponent", "runs", "median", "min", "max", "ci_above_0", "ci_below_0"]
+
+
+def across_runs(runs: list[dict]) -> list[list]:
+    """Rows (hands, opponent, runs, median, min, max, runs whose CI lies above 0, below 0) over the runs at
+    each evaluation point that every run has (LEARNING-SPEC §A.9 item 2: median and range over seeds; item
+    7 counts the seeds whose CI excludes 0)."""
+    rows = []
+    opponents = list(dict.fromkeys(r[1] for run in runs for r in run["rows"]))
+    for opponent in opponents:
+        by_run = [{p[0]: p for p in run_points(run, opponent)} for run in runs]
+        shared = sorted(set.intersection(*(set(points) for points in by_run)))
+        for hands in shared:
+            points = [points[hands] for points in by_run]
+            values = [p[1] for p in points]
+            rows.append(
+                [hands, opponent, len(runs), round(float(np.median(values)), 6), min(values), max(values)]
+                + [sum(p[2] > 0 for p in points), sum(p[3] < 0 for p in points)]
+            )
+    return rows
 
 
 def _plot(runs: list[dict], path: Path, title: str) -> None:
@@ -100,18 +133,21 @@ def _plot(runs: list[dict], path: Path, title: str) -> None:
     fig, axes = plt.subplots(rows, columns, figsize=(4.5 * columns, 4 * rows), squeeze=False)
     for ax in axes.flat[len(opponents) :]:
         ax.set_visible(False)
+    several = len(runs) > 1
+    spread = across_runs(runs) if several else []
     for ax, opponent in zip(axes.flat, opponents, strict=False):
         for run in runs:
-            rows = [r for r in run["rows"] if r[1] == opponent]
-            final = [r for r in run["final"]["results"] if r["opponent"] == opponent]
-            points = [(r[0], r[2], r[3], r[4]) for r in rows]
-            if final and all(p[0] != run["final"]["hands"] for p in points):
-                f = final[0]
-                points.append((run["final"]["hands"], f["sb_per_hand"], f["ci95_low"], f["ci95_high"]))
+            points = run_points(run, opponent)
             x = [p[0] for p in points]
             y = [p[1] for p in points]
             err = [[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]]
-            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=run["name"])
+            thin = {"lw": 0.8, "ms": 3, "alpha": 0.6} if several else {}
+            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=run["name"], **thin)
+        shared = [r for r in spread if r[1] == opponent]
+        if shared:
+            x = [r[0] for r in shared]
+            ax.fill_between(x, [r[4] for r in shared], [r[5] for r in shared], color="k", alpha=0.12)
+            ax.plot(x, [r[3] for r in shared], color="k", lw=2, label=f"median, range of {len(runs)}")
         ax.axhline(0, color="grey", lw=0.8)
         if opponent == "call":
             ax.axhline(BEST_RESPONSE_VS_CALL, color="grey", ls="--", lw=0.8, label="best response")

@@ -558,13 +558,14 @@ def cmd_train_td(args: argparse.Namespace) -> int:
 
 def cmd_train_summary(args: argparse.Namespace) -> int:
     """Put finished `pokerlab train td` runs side by side: their small files, summary.csv (each run's
-    evaluation before training and at its end) and curves.png, in --out."""
+    evaluation before training and at its end), seeds.csv (median and range over the runs at each shared
+    evaluation point) and curves.png, in --out."""
     from pokerlab.experiments.td_holdem import summarize_runs
 
     rows = summarize_runs(args.runs, args.out, args.title)
     for r in rows:
         print(f"{r[0]:<24} vs {r[3]:<10} before {r[4]:+.3f}  after {r[7]:+.3f} [{r[8]:+.3f}, {r[9]:+.3f}]")
-    print(f"summary in {args.out}/summary.csv, {args.out}/curves.png")
+    print(f"summary in {args.out}/summary.csv, {args.out}/seeds.csv, {args.out}/curves.png")
     return 0
 
 
