@@ -138,7 +138,7 @@ def test_learning_changes_weights_and_freezing_stops_it():
     assert np.array_equal(learner.network.theta, frozen)
 
 
-def test_save_load_and_use_by_name(tmp_path):
+def test_save_load_and_use_by_name(tmp_path, monkeypatch):
     agent = TDAgent(PRESETS["repaired"])
     agent.learner.network.theta[:] = np.random.default_rng(2).normal(size=agent.learner.network.theta.size)
     agent.learner.hands = 1234
@@ -154,6 +154,8 @@ def test_save_load_and_use_by_name(tmp_path):
     assert np.array_equal(result.nets, again.nets)
     with pytest.raises(ConfigError, match="no TD checkpoint"):
         make_agent(f"td:{tmp_path}/nothing")
+    monkeypatch.chdir(tmp_path)
+    assert make_agent("td:.").learner.hands == 1234  # the folder one is in ("." has no name)
 
 
 def test_untrained_td_learns_in_a_match():

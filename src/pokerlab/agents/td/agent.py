@@ -271,7 +271,8 @@ class TDAgent(Agent):
 def checkpoint_path(where: str | Path) -> Path:
     """The agent file named by `where`: a file, the same with ".npz" added, or a folder's checkpoint.npz."""
     path = Path(where)
-    for candidate in (path, path.with_name(path.name + ".npz"), path / "checkpoint.npz"):
+    named = [path.with_name(path.name + ".npz")] if path.name else []  # ".", "/" have no name to extend
+    for candidate in (path, *named, path / "checkpoint.npz"):
         if candidate.is_file():
             return candidate
     raise ConfigError(f"no TD checkpoint at {str(where)!r} (give a .npz file or a training folder)")
