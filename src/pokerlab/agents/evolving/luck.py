@@ -6,8 +6,9 @@ Agent Evaluation in Imperfect Information Games", AAAI; arXiv 1612.06915), after
 Zinkevich, Bowling, Bard, Kan and Billings 2006 (the basis of DIVAT), subtracts at every chance event of a
 hand the value estimate after the event minus its expectation over the event's outcomes: each term has
 expectation zero whatever happened before, so the corrected result keeps the expected chips of the player
-for any value estimate, and the better the estimate follows the result the smaller its variance. We keep only the chance
-events of the board (flop, turn, river) and the simplest value estimate the player already has:
+for any value estimate, and the better the estimate follows the result the smaller its variance. We keep
+only the chance events of the board (flop, turn, river) and the simplest value estimate the player already
+has:
 
     V(deal of round r) = P_r * x_r,   x_r = HS(hole, board_r) ** n_r
 
