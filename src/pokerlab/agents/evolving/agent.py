@@ -7,9 +7,8 @@ its cycling pointer names) suggests an action from one shared uniform u; suggest
 tightest (fold < call < raise) is played (§6). At the end of the hand the net result R (or, with
 ``fitness_signal = "luck_adjusted"``, R less the luck of the board, `pokerlab.agents.evolving.luck`) is
 credited to the representative and to every member of the same population that suggests the same action
-(§7), and
-populations whose members have all been used 25 times reproduce (§8). A frozen player plays without
-credit and reproduction; its populations still cycle (or play their average candidate,
+(§7), and populations whose members have all been used 25 times reproduce (§8). A frozen player plays
+without credit and reproduction; its populations still cycle (or play their average candidate,
 ``frozen_play = "average"``).
 
 The player is told each opponent's stereotype label (`tell_styles`): Barone & While describe no

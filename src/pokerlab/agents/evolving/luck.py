@@ -20,15 +20,16 @@ card (or flop) the deal could have brought, uniform over the cards the player di
 46-47 turn or river cards enumerated, the 19,600 flops averaged once per starting-hand type
 (`flop_means`, shipped as `flop_table`). The luck-adjusted result is R minus the sum of the corrections.
 [Measured, docs/barone-while.md §14: P_r * x_r follows R better than 1.5 P_r * x_r, (P_r + 2 or 4 bets)
-* x_r or P_r * x1_r; it removes 10-20 % of the variance of a hand's result, not more: what is left is
+* x_r or P_r * x1_r; it removes 10-25 % of the variance of a hand's result, not more: what is left is
 the luck of the opponents' hidden cards, which the seat does not see.]
 
 Only what the player's seat saw enters: its own hole cards, the board dealt, the blinds and the public
 actions (`HandEnd`); nobody's hidden cards, and the correction is computed after the hand, for the fitness
-only, never for a decision. Its expectation over the deal is zero whatever the player's decisions, so the
-player's expected adjusted result equals its expected chips (AIVAT's Theorem 1 with the chance terms
-alone). For one member credited in part of the hands it removes the luck of the board that came before the
-decision it is credited for, and adds no bias through the cards that come after it.
+only, never for a decision. Each term has expectation zero given the seat's cards alone, whatever the
+player's decisions. AIVAT's unbiasedness needs the expectation given the whole history,
+the cards no one holds: the opponents who stay in hold better cards than random (card removal), so given
+the betting the terms are not exactly zero-mean; measured, the mean luck is within one to two standard
+errors of zero (+0.3 ± 0.3 and +0.6 ± 0.4 chips a hand, docs/barone-while.md §14).
 """
 
 from __future__ import annotations
