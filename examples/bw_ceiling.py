@@ -12,7 +12,7 @@ for a given seed, `pokerlab.learning.play_epochs`):
   (per stage: the x from which to continue and to raise, and how much each bet to call tightens them),
   every evaluation on the same epochs, then the best candidate re-measured on fresh epochs;
 * ``noise``: how well 25 uses tell two candidates apart: the standard error of a 25-hand mean fitness
-  against the true difference of the candidates;
+  against the true difference of the candidates (``--signal luck_adjusted``: of the luck-adjusted result);
 * ``hold``: an evolving player whose every member starts as the tight-aggressive thresholds (does the ES
   keep a winner?);
 * ``calibration``: x at each decision against the true share of the pot against the live opponents'
@@ -29,6 +29,7 @@ step (docs/barone-while.md §3).
     python examples/bw_ceiling.py optimise --table mixed --epochs 30 --evals 80 --seed 11 --out $OUT
     python examples/bw_ceiling.py hold --epochs 300 --seed 11 --set es_scheme=paired --out $OUT
     python examples/bw_ceiling.py noise --table mixed --epochs 100 --seed 11 --out $OUT
+    python examples/bw_ceiling.py noise --epochs 100 --seed 11 --signal luck_adjusted --out $OUT/../fitness
     python examples/bw_ceiling.py calibration --table mixed --epochs 20 --seed 5 --out $OUT
 """
 
@@ -51,6 +52,7 @@ from pokerlab.agents.evolving import EvolvingAgent, EvolvingConfig  # noqa: E402
 from pokerlab.agents.evolving.candidate import GENE_MAX, gene_from_eval  # noqa: E402
 from pokerlab.agents.evolving.config import parse_settings  # noqa: E402
 from pokerlab.agents.evolving.hypercube import CELL_SHAPE  # noqa: E402
+from pokerlab.agents.evolving.luck import board_luck  # noqa: E402
 from pokerlab.agents.evolving.player_a import player_a_cells  # noqa: E402
 from pokerlab.agents.evolving.situation import bets_to_call, opponents_in, single_opponent_x  # noqa: E402
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent  # noqa: E402
@@ -370,10 +372,13 @@ def write_calibration(log: list[tuple], args) -> None:
 
 
 class HandLog(EvolvingAgent):
-    """A frozen evolving player that logs each hand's result and the populations it consulted."""
+    """A frozen evolving player that logs each hand's result, the populations it consulted and the luck of
+    the board (what ``fitness_signal = "luck_adjusted"`` takes off the result)."""
 
     def end_hand(self, end) -> None:
-        self.hands_log.append((float(end.nets[end.position]), tuple(self._consulted)))
+        s = self._start
+        luck = board_luck(s.hole, end.position, s.players, s.blinds, end.actions, end.board)
+        self.hands_log.append((float(end.nets[end.position]), tuple(self._consulted), luck))
         super().end_hand(end)
 
 
@@ -386,18 +391,24 @@ def hand_log(cells: np.ndarray, table: str, epochs: int, seed: int, config=None)
     return player.hands_log
 
 
-def noise(a: np.ndarray, b: np.ndarray, table: str, epochs: int, seed: int, uses: int = 25) -> dict:
+def noise(
+    a: np.ndarray, b: np.ndarray, table: str, epochs: int, seed: int, uses: int = 25, signal: str = "chips"
+) -> dict:
     """How well a (1+1) comparison at `uses` uses tells candidates `a` and `b` apart: per population
     consulted, the true difference of the mean hand result (b - a, the same cards) against the standard
-    error of the difference of two `uses`-hand means (docs/barone-while.md §14)."""
-    log_a, log_b = hand_log(a, table, epochs, seed), hand_log(b, table, epochs, seed)
+    error of the difference of two `uses`-hand means (docs/barone-while.md §14); the result is the net, or
+    with `signal` "luck_adjusted" the net less the luck of the board."""
+    logs = [hand_log(cells, table, epochs, seed) for cells in (a, b)]
+    if signal == "luck_adjusted":
+        logs = [[(r - luck, pops, luck) for r, pops, luck in log] for log in logs]
+    log_a, log_b = logs
     out = {}
     for name, log in (("a", log_a), ("b", log_b)):
         r = np.array([h[0] for h in log])
         out[name] = {"hands": len(r), "mean_r": float(r.mean()), "sd_r": float(r.std(ddof=1))}
     by_pop = {}
     for label, log in (("a", log_a), ("b", log_b)):
-        for result, pops in log:
+        for result, pops, _ in log:
             for p in pops:
                 by_pop.setdefault(p, {"a": [], "b": []})[label].append(result)
     rows = []
@@ -535,6 +546,7 @@ def main() -> None:
     n.add_argument("--table", default="mixed", choices=sorted(TABLES))
     n.add_argument("--epochs", type=positive, default=100)
     n.add_argument("--seed", type=int, default=11)
+    n.add_argument("--signal", choices=("chips", "luck_adjusted"), default="chips")
     n.add_argument("--out", type=Path, required=True)
     k = sub.add_parser("calibration", help="x against the true equity versus the live opponents' cards")
     k.add_argument("--table", default="mixed", choices=sorted(TABLES))
@@ -567,8 +579,11 @@ def main() -> None:
                 )
                 (args.out / f"candidates-{args.seed}.json").write_text(json.dumps(rows, indent=1) + "\n")
     elif args.what == "noise":
-        result = noise(player_a_cells(), value_player(**LOOSE_VALUE), args.table, args.epochs, args.seed)
-        (args.out / f"noise-{args.table}-{args.seed}.json").write_text(json.dumps(result, indent=1) + "\n")
+        a, b = player_a_cells(), value_player(**LOOSE_VALUE)
+        result = noise(a, b, args.table, args.epochs, args.seed, signal=args.signal)
+        suffix = "" if args.signal == "chips" else f"-{args.signal}"
+        name = f"noise-{args.table}-{args.seed}{suffix}.json"
+        (args.out / name).write_text(json.dumps(result, indent=1) + "\n")
         print(json.dumps({k: v for k, v in result.items() if k != "populations"}, indent=1))
         for row in sorted(result["populations"], key=lambda r: -r["hands_a"])[:12]:
             print(row)

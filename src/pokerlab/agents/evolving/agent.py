@@ -4,10 +4,11 @@ hand, to the opponents at its table (docs/barone-while.md §2-8).
 At each decision: x (the probability of winning), our position class and the bets to call pick, for every
 opponent still in the hand, the population of that opponent's segment; its representative (the member
 its cycling pointer names) suggests an action from one shared uniform u; suggestions are legalised and the
-tightest (fold < call < raise) is played (§6). At the end of the hand the net result R is credited to the
-representative and to every member of the same population that suggests the same action (§7), and
-populations whose members have all been used 25 times reproduce (§8). A frozen player plays without
-credit and reproduction; its populations still cycle (or play their average candidate,
+tightest (fold < call < raise) is played (§6). At the end of the hand the net result R (or, with
+``fitness_signal = "luck_adjusted"``, R less the luck of the board, `pokerlab.agents.evolving.luck`) is
+credited to the representative and to every member of the same population that suggests the same action
+(§7), and populations whose members have all been used 25 times reproduce (§8). A frozen player plays
+without credit and reproduction; its populations still cycle (or play their average candidate,
 ``frozen_play = "average"``).
 
 The player is told each opponent's stereotype label (`tell_styles`): Barone & While describe no
@@ -29,6 +30,7 @@ from pokerlab.agents.base import Agent
 from pokerlab.agents.evolving.candidate import most_probable_actions, probabilities, sample_actions
 from pokerlab.agents.evolving.config import EvolvingConfig
 from pokerlab.agents.evolving.hypercube import CELLS, Hypercube
+from pokerlab.agents.evolving.luck import board_luck
 from pokerlab.agents.evolving.player_a import PREFLOP_N_REF, player_a_cells
 from pokerlab.agents.evolving.situation import (
     bets_to_call,
@@ -170,6 +172,7 @@ class EvolvingAgent(Agent):
 
     def begin_hand(self, start: HandStart) -> None:
         self._hands += 1
+        self._start = start
         self._round = -1
         self._x1 = 0.0
         self._decisions: list[tuple[int, float, float, int, tuple[int, int, int]]] = []
@@ -222,6 +225,11 @@ class EvolvingAgent(Agent):
         result = float(end.nets[end.position])
         cube, config = self.cube, self.config
         if not self.frozen:
+            if config.fitness_signal == "luck_adjusted":  # after the hand, from what the seat saw (luck.py)
+                start = self._start
+                result -= board_luck(
+                    start.hole, end.position, start.players, start.blinds, end.actions, end.board
+                )
             credited: dict[int, np.ndarray] = {}
             for p, x, u, action, legalise in self._decisions:
                 probs = probabilities(cube.genes[p], x)

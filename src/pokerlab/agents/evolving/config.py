@@ -23,6 +23,9 @@ CHOICES: dict[str, tuple] = {
     "opponent_segments": ("style", "seat"),  # §5: one segment per stereotype label, or per seat
     "suggest_rule": ("shared_u", "argmax"),  # §7: which members "suggest the same action"
     "fitness": ("mean", "sum"),  # §7
+    "fitness_signal": ("chips", "luck_adjusted"),  # §7: the hand's net R credited, or (a repair) R less the
+    #                    luck of the board, an AIVAT-style control variate from what the seat saw
+    #                    (pokerlab.agents.evolving.luck; docs/barone-while.md §14)
     "es_scheme": ("per_slot", "truncation", "paired"),  # §8: each slot keeps a parent and a playing child,
     #                    or the best quarter of the population breeds the next (comma), or (a repair) each
     #                    parent plays beside its child in the same generation, so that the (1+1) comparison
@@ -57,6 +60,7 @@ class EvolvingConfig:
     suggest_rule: str = "shared_u"
     credit_once_per_hand: bool = True
     fitness: str = "mean"
+    fitness_signal: str = "chips"
     es_scheme: str = "per_slot"
     mutate_space: str = "genes"
     frozen_play: str = "cycle"
