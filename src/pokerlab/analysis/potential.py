@@ -458,10 +458,13 @@ def _holding_rows(board_key, board_mask, unseen, hole_mask, now):
 def one_card_holding_counts(
     hole: np.ndarray, board: np.ndarray, three: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`holding_counts` with one card to come, from the board's `rank_table` of three cards (numba kernel):
-    holding {a, b} with card c to come is read from `three` by card ranks (ranked by the evaluator only where
-    the board, a and b hold four cards of a suit and c makes the flush), against our rank with c: a row of n
-    compares."""
+    """`holding_counts` with one card to come, from the board's `rank_table` of three cards (numba kernel).
+
+    Where the opponent makes no flush, holding {a, b} with card c to come ranks ``three[class(ab) * 13 +
+    rank(c)]``, by card ranks alone: a holding's outcomes over every card to come depend only on its rank
+    class (one row of n compares per class, at most 91), less its own two cards, plus a correction for each
+    card with which it makes a flush (only where the board, a and b hold four cards of a suit), ranked by
+    the evaluator."""
     board_key, board_mask = hand_key(board)
     unseen, keys, masks = _unseen_cards(board_mask)
     n = unseen.size
@@ -472,27 +475,31 @@ def one_card_holding_counts(
         ours[c] = -1 if masks[c] & hole_mask else rank_of(hole_key + keys[c], hole_mask | masks[c])
     rows = _holding_rows(board_key, board_mask, unseen, hole_mask, rank_of(hole_key, hole_mask))
     counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
-    theirs = np.empty(n, dtype=np.int32)
+    by_class = np.zeros(169, dtype=np.int32)  # tally over every card to come, per holding class
+    done = np.zeros(169, dtype=np.bool_)
     cases = n - 4
     for a in range(n):
         for b in range(a + 1, n):
             i = HOLDING_INDEX[unseen[a], unseen[b]]
             if rows[i] < 0:
                 continue
+            kind = unseen[a] // 4 * 13 + unseen[b] // 4
+            row = three[kind * 13 :]
+            if not done[kind]:
+                total = np.int32(0)
+                for c in range(n):
+                    total += _split(ours[c], row[unseen[c] // 4])
+                by_class[kind], done[kind] = total, True
+            # tally: cards we end ahead + 65,536 x those we tie; a and b are no card to come
+            t = by_class[kind] - _split(ours[a], row[unseen[a] // 4]) - _split(ours[b], row[unseen[b] // 4])
             kb, mb = board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b]
-            row = three[(unseen[a] // 4 * 13 + unseen[b] // 4) * 13 :]
             if (kb + _FOUR_OF_A_SUIT) & _FLUSH_BITS:
                 for c in range(n):
                     k = kb + keys[c]
-                    theirs[c] = rank_of(k, mb | masks[c]) if k & _FLUSH_BITS else row[unseen[c] // 4]
-            else:
-                for c in range(n):
-                    theirs[c] = row[unseen[c] // 4]
-            theirs[a] = theirs[b] = 2**15  # no card to come: above every rank, never ahead nor tied
-            ahead = tied = 0
-            for c in range(n):
-                ahead += ours[c] > theirs[c]
-                tied += ours[c] == theirs[c]
+                    if c != a and c != b and k & _FLUSH_BITS:
+                        theirs = rank_of(k, mb | masks[c])
+                        t += _split(ours[c], theirs) - _split(ours[c], row[unseen[c] // 4])
+            ahead, tied = t & 0xFFFF, t >> 16
             counts[i, AHEAD] = ahead
             counts[i, TIED] = tied
             counts[i, BEHIND] = cases - ahead - tied
