@@ -17,10 +17,11 @@ board, cards to come) in a bounded LRU cache (`COUNTS_CACHE`) and combines them 
 decision (`combine_counts`): a player acting twice on a flop, or the replays of a duplicate deal, count
 once. The one- and two-card counts (`one_card_holding_counts`, `two_card_holding_counts`) read the final
 ranks of the opponent's holdings from a table by card ranks made once per board and shared by every player on
-it (`rank_table`: 1,183 ranks for one card to come, 8,281 for two; suits play no part without a flush), and
-rank by the evaluator only the hands that can make a flush. [Measured: ranks of the flop with every four
-unseen cards, shared alike, do not pay: about two players per flop need the two-card counts at a ten-seat
-ring table, and the per-player splits cost as much as the ranks they save.] The sums run in
+it (`rank_table`: 1,183 ranks for one card to come, 8,281 for two; suits play no part without a flush), so a
+holding's outcomes over every completion depend on its rank class alone (counted once per class, less the
+completions that share its cards), and only the completions that make it a flush are ranked by the
+evaluator, as corrections. [Measured: ranks of the flop with every four unseen cards, shared alike, do not
+pay: about two players per flop need the two-card counts at a ten-seat ring table.] The sums run in
 the order of `potential_counts`, the plain kernel kept as the oracle (`holding_counts` is the plain
 per-holding oracle of the counts), so the tables are equal to the last bit; ``COUNTS_CACHE.enabled =
 False`` turns the cache off.
