@@ -144,7 +144,7 @@ def main() -> None:
     )
     rows.append(
         (
-            "two_card_holding_counts(): by 178,365 four-card sets",
+            "two_card_holding_counts(): by rank classes",
             "",
             best_time(lambda: two_card_holding_counts(known.hole, known.board, four), 20),
             {},

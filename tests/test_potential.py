@@ -166,6 +166,8 @@ def test_counts_by_rank_table_equal_the_plain_kernel_on_flush_and_paired_boards(
         ("Ad Ac", "Ah 7c 7d"),  # paired, suits everywhere
         ("5c 4d", "6s 6h 6d"),  # trips
         ("Qd 3c", "2s 9h Kd"),  # rainbow
+        ("9d 8d", "Ts Js 2s"),  # monotone, and a turn of four spades (As)
+        ("Kc 4c", "Kd 4d 9c"),  # two pair, two-tone: full houses beside the flushes
     ):
         hole_codes, flop_codes = np.array(parse_cards(hole), np.uint8), np.array(parse_cards(flop), np.uint8)
         turn = np.append(

@@ -17,10 +17,11 @@ board, cards to come) in a bounded LRU cache (`COUNTS_CACHE`) and combines them 
 decision (`combine_counts`): a player acting twice on a flop, or the replays of a duplicate deal, count
 once. The one- and two-card counts (`one_card_holding_counts`, `two_card_holding_counts`) read the final
 ranks of the opponent's holdings from a table by card ranks made once per board and shared by every player on
-it (`rank_table`: 1,183 ranks for one card to come, 8,281 for two; suits play no part without a flush), and
-rank by the evaluator only the hands that can make a flush. [Measured: ranks of the flop with every four
-unseen cards, shared alike, do not pay: about two players per flop need the two-card counts at a ten-seat
-ring table, and the per-player splits cost as much as the ranks they save.] The sums run in
+it (`rank_table`: 1,183 ranks for one card to come, 8,281 for two; suits play no part without a flush), so a
+holding's outcomes over every completion depend on its rank class alone (counted once per class, less the
+completions that share its cards), and only the completions that make it a flush are ranked by the
+evaluator, as corrections. [Measured: ranks of the flop with every four unseen cards, shared alike, do not
+pay: about two players per flop need the two-card counts at a ten-seat ring table.] The sums run in
 the order of `potential_counts`, the plain kernel kept as the oracle (`holding_counts` is the plain
 per-holding oracle of the counts), so the tables are equal to the last bit; ``COUNTS_CACHE.enabled =
 False`` turns the cache off.
@@ -228,8 +229,6 @@ def _split(ours: np.int32, theirs: np.int32) -> np.int32:
 _RANK_DIGITS = np.array([5**r for r in range(13)], dtype=np.uint64)
 _RANK_PART = np.uint64(RANK_KEY_MASK)
 _FLUSH_BITS = np.uint64(FLUSH_BITS)
-#: Added to a key's suit counters, sets a flush bit where a suit holds three cards or more.
-_THREE_OF_A_SUIT = np.uint64(0x2222 << SUIT_COUNTER_SHIFT)
 #: Added to a key's suit counters, sets a flush bit where a suit holds four cards or more.
 _FOUR_OF_A_SUIT = np.uint64(0x1111 << SUIT_COUNTER_SHIFT)
 
@@ -261,22 +260,22 @@ def rank_table(board: np.ndarray, extra: int) -> np.ndarray:
 def two_card_holding_counts(
     hole: np.ndarray, board: np.ndarray, four: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`holding_counts` with two cards to come on the flop, by four-card sets (numba kernel); `four` is the
+    """`holding_counts` with two cards to come on the flop, by card ranks (numba kernel); `four` is the
     flop's `rank_table` of four cards.
 
-    The opponent's final hand is the flop and four unseen cards, its two and the turn and river; each of
-    the C(47, 4) = 178,365 sets is ranked once and serves its six splits into holding and completion, where
-    the per-subcase loop ranks 1,070,190 hands. The counts are the same integers.
+    Where the opponent makes no flush, its final rank with holding {a, b} and turn and river {c, d} is
+    ``four[class(ab) * 169 + class(cd)]``, its cards' rank classes (r1 <= r2) alone. So a holding's
+    outcomes over all 1,081 pairs {c, d} depend only on its rank class (at most 91 sums per flop, each over
+    the distinct (class, our final rank) of the completions with their counts), less the 91 pairs that
+    share a card with it, plus a correction for every completion with which it makes a flush: those come
+    from the four-card sets that hold five cards of a suit with the flop (1,485 sets on a rainbow flop, 6,270
+    on a two-tone one, 34,610 on a monotone one), each ranked once by the evaluator and serving its six
+    splits into holding and completion. The counts are the integers of the per-subcase loop, which ranks
+    1,070,190 hands.
 
-    A set's rank is read from `four` by the ranks of its cards (the 169 entries of one holding {a, b} stay
-    in the first-level cache); only where the flop, a and b hold three cards of a suit can the set make a
-    flush, and there a set whose key shows one is ranked by the evaluator.
-
-    Layout: the pairs {c, d} (c < d) of unseen cards are flat in order of c then d, so for a pair {a, b} the
-    pairs with c > b, which complete the sets {a, b, c, d}, are one suffix. Per {a, b} the suffix's sets are
-    ranked in one loop, the splits ab | cd and cd | ab are one long loop over it, and the other four splits
-    (ac | bd, bd | ac, ad | bc, bc | ad) a loop per c over contiguous slices (slices, not offset indices,
-    let the compiler vectorise the loops).
+    Layout: the pairs {c, d} (c < d) of unseen cards are flat in order of c then d, pair {c, d} at
+    ``start[c] + d - c - 1``; a dummy pair after them (no rank, so never ahead nor tied) stands in for
+    {a, a} in ``with_card``.
     """
     board_key, board_mask = hand_key(board)
     key, mask = add_card(board_key, board_mask, hole[0])
@@ -288,74 +287,145 @@ def two_card_holding_counts(
     masks = np.empty(n, dtype=np.uint64)
     for a in range(n):
         keys[a], masks[a] = CARD_KEYS[unseen[a]], CARD_MASKS[unseen[a]]
-    # pair {c, d}, c < d, is at start[c] + d - c - 1; the pairs with c > b start at start[b + 1]
     pairs = n * (n - 1) // 2
     start = np.empty(n + 1, dtype=np.int64)
     start[0] = 0
     for c in range(n):
         start[c + 1] = start[c] + n - 1 - c
-    pair_keys = np.empty(pairs, dtype=np.uint64)
-    pair_masks = np.empty(pairs, dtype=np.uint64)
-    pair_ranks = np.empty(pairs, dtype=np.int64)  # the place of the pair's card ranks in a row of `four`
-    ours = np.empty(pairs, dtype=np.int32)  # our final rank with turn and river c, d
+    classes = np.zeros(pairs + 1, dtype=np.int64)  # the pair's card ranks r1 * 13 + r2 (r1 <= r2)
+    ours = np.full(pairs + 1, -1, dtype=np.int32)  # our final rank with turn and river c, d
+    with_card = np.full((n, n), pairs, dtype=np.int64)  # the pair {a, x}; the dummy where x = a
     for c in range(n):
         for d in range(c + 1, n):
             p = start[c] + d - c - 1
-            pair_keys[p], pair_masks[p] = keys[c] + keys[d], masks[c] | masks[d]
-            pair_ranks[p] = unseen[c] // 4 * 13 + unseen[d] // 4
-            ours[p] = rank_of(hole_key + pair_keys[p], hole_mask | pair_masks[p])
-    # tally[p] for holding p: completions we end ahead + 65,536 x those we tie (<= 990 each)
-    tally = np.zeros(pairs, dtype=np.int32)
-    ranks = np.empty(pairs, dtype=np.int32)  # the opponent's final ranks of the sets {a, b, c, d}, c > b
-    for a in range(n):
-        ka, ma = board_key + keys[a], board_mask | masks[a]
-        row_a = start[a] - a - 1  # pair {a, d} at row_a + d
-        for b in range(a + 1, n):
-            kb, mb, row_b = ka + keys[b], ma | masks[b], start[b] - b - 1
-            suffix = start[b + 1]
-            sets, pk, pm, pr = ranks[suffix:], pair_keys[suffix:], pair_masks[suffix:], pair_ranks[suffix:]
-            row = four[(unseen[a] // 4 * 13 + unseen[b] // 4) * 169 :]
-            if (kb + _THREE_OF_A_SUIT) & _FLUSH_BITS:
-                for q in range(sets.size):
-                    k = kb + pk[q]
-                    sets[q] = rank_of(k, mb | pm[q]) if k & _FLUSH_BITS else row[pr[q]]
-            else:
-                for q in range(sets.size):
-                    sets[q] = row[pr[q]]
-            o_ab, ours_cd, tally_cd = ours[row_a + b], ours[suffix:], tally[suffix:]
-            t_ab = np.int32(0)
-            for q in range(sets.size):  # holding {a, b} with turn and river {c, d}, and the other way round
-                t_ab += _split(ours_cd[q], sets[q])
-                tally_cd[q] += _split(o_ab, sets[q])
-            tally[row_a + b] += t_ab
-            for c in range(b + 1, n):
-                lo, hi, row_c = c + 1, n, start[c] - c - 1
-                r = ranks[row_c + lo : row_c + hi]
-                ours_ad, ours_bd = ours[row_a + lo : row_a + hi], ours[row_b + lo : row_b + hi]
-                tally_ad, tally_bd = tally[row_a + lo : row_a + hi], tally[row_b + lo : row_b + hi]
-                o_ac, o_bc = ours[row_a + c], ours[row_b + c]
-                t_ac = t_bc = np.int32(0)
-                for j in range(r.size):
-                    t_ac += _split(ours_bd[j], r[j])
-                    tally_bd[j] += _split(o_ac, r[j])
-                    tally_ad[j] += _split(o_bc, r[j])
-                    t_bc += _split(ours_ad[j], r[j])
-                tally[row_a + c] += t_ac
-                tally[row_b + c] += t_bc
+            with_card[c, d] = with_card[d, c] = p
+            classes[p] = unseen[c] // 4 * 13 + unseen[d] // 4
+            ours[p] = rank_of(hole_key + keys[c] + keys[d], hole_mask | masks[c] | masks[d])
+    # the completions as distinct (class, our final rank), with how many pairs each
+    order = np.argsort(classes[:pairs] * 65536 + ours[:pairs])
+    kinds = np.empty(pairs, dtype=np.int64)
+    values = np.empty(pairs, dtype=np.int32)
+    sizes = np.empty(pairs, dtype=np.int32)
+    m = 0
+    for q in order:
+        if m > 0 and classes[q] == kinds[m - 1] and ours[q] == values[m - 1]:
+            sizes[m - 1] += 1
+        else:
+            kinds[m], values[m], sizes[m] = classes[q], ours[q], 1
+            m += 1
+    flushes = _flush_corrections(
+        board, board_key, board_mask, unseen, keys, masks, start, classes, ours, four
+    )
+    by_class = np.zeros(169, dtype=np.int32)  # tally of all 1,081 completions, per holding class
+    done = np.zeros(169, dtype=np.bool_)
     cases = (n - 2) * (n - 3) // 2
     rows = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int8)
     counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
     for a in range(n):
         for b in range(a + 1, n):
+            h = start[a] + b - a - 1
+            row = four[classes[h] * 169 :]
+            if not done[classes[h]]:
+                total = np.int32(0)
+                for j in range(m):
+                    total += sizes[j] * _split(values[j], row[kinds[j]])
+                by_class[classes[h]], done[classes[h]] = total, True
+            # tally: completions we end ahead + 65,536 x those we tie (<= 990 each)
+            t = by_class[classes[h]] + _split(ours[h], row[classes[h]]) + flushes[h]  # {a, b} is met twice
+            wa, wb = with_card[a], with_card[b]
+            for x in range(n):
+                t -= _split(ours[wa[x]], row[classes[wa[x]]]) + _split(ours[wb[x]], row[classes[wb[x]]])
             i = HOLDING_INDEX[unseen[a], unseen[b]]
             theirs = rank_of(board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b])
             rows[i] = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
-            t = tally[start[a] + b - a - 1]
             ahead, tied = t & 0xFFFF, t >> 16
             counts[i, AHEAD] = ahead
             counts[i, TIED] = tied
             counts[i, BEHIND] = cases - ahead - tied
     return rows, counts
+
+
+@nb.njit(cache=True)
+def _flush_corrections(board, board_key, board_mask, unseen, keys, masks, start, classes, ours, four):
+    """Per pair as a holding, its tally with the true ranks less that with the rank-table ranks, over the
+    completions with which it makes a flush: the four-card sets holding 5 - (the flop's cards of the suit)
+    cards of a suit or more, each ranked once (numba kernel)."""
+    fix = np.zeros(classes.size, dtype=np.int32)
+    on_flop = np.zeros(4, dtype=np.int64)
+    for c in board:
+        on_flop[c % 4] += 1
+    for s in range(4):
+        need = 5 - on_flop[s]
+        if need > 4:
+            continue
+        same = np.array([a for a in range(unseen.size) if unseen[a] % 4 == s])
+        other = np.array([a for a in range(unseen.size) if unseen[a] % 4 != s])
+        for i1 in range(same.size):
+            for i2 in range(i1 + 1, same.size):
+                w, x = same[i1], same[i2]
+                k2, m2 = board_key + keys[w] + keys[x], board_mask | masks[w] | masks[x]
+                for i3 in range(i2 + 1, same.size):
+                    y = same[i3]
+                    k3, m3 = k2 + keys[y], m2 | masks[y]
+                    for i4 in range(i3 + 1, same.size):
+                        z = same[i4]
+                        _fix_set(
+                            w, x, y, z, rank_of(k3 + keys[z], m3 | masks[z]), start, classes, ours, four, fix
+                        )
+                    if need <= 3:
+                        for z in other:
+                            _fix_set(
+                                w,
+                                x,
+                                y,
+                                z,
+                                rank_of(k3 + keys[z], m3 | masks[z]),
+                                start,
+                                classes,
+                                ours,
+                                four,
+                                fix,
+                            )
+                if need <= 2:
+                    for j1 in range(other.size):
+                        y = other[j1]
+                        k3, m3 = k2 + keys[y], m2 | masks[y]
+                        for j2 in range(j1 + 1, other.size):
+                            z = other[j2]
+                            theirs = rank_of(k3 + keys[z], m3 | masks[z])
+                            _fix_set(w, x, y, z, theirs, start, classes, ours, four, fix)
+    return fix
+
+
+@nb.njit(inline="always", cache=True)
+def _fix_set(w, x, y, z, theirs, start, classes, ours, four, fix):
+    """Set {w, x, y, z} of unseen cards (indices, any order) gives the opponent rank `theirs`: each of its
+    six splits into holding and completion trades the rank-table outcome for the true one in `fix`."""
+    if w > x:  # sort the four: a network of five compare-exchanges
+        w, x = x, w
+    if y > z:
+        y, z = z, y
+    if w > y:
+        w, y = y, w
+    if x > z:
+        x, z = z, x
+    if x > y:
+        x, y = y, x
+    wx, wy, wz = start[w] + x - w - 1, start[w] + y - w - 1, start[w] + z - w - 1
+    xy, xz, yz = start[x] + y - x - 1, start[x] + z - x - 1, start[y] + z - y - 1
+    _fix_split(wx, yz, theirs, classes, ours, four, fix)
+    _fix_split(yz, wx, theirs, classes, ours, four, fix)
+    _fix_split(wy, xz, theirs, classes, ours, four, fix)
+    _fix_split(xz, wy, theirs, classes, ours, four, fix)
+    _fix_split(wz, xy, theirs, classes, ours, four, fix)
+    _fix_split(xy, wz, theirs, classes, ours, four, fix)
+
+
+@nb.njit(inline="always", cache=True)
+def _fix_split(holding, completion, theirs, classes, ours, four, fix):
+    """Holding `holding` (a pair) with `completion` ends at `theirs`, not at its rank-table entry."""
+    o = ours[completion]
+    fix[holding] += _split(o, theirs) - _split(o, four[classes[holding] * 169 + classes[completion]])
 
 
 @nb.njit(cache=True)
@@ -389,10 +459,13 @@ def _holding_rows(board_key, board_mask, unseen, hole_mask, now):
 def one_card_holding_counts(
     hole: np.ndarray, board: np.ndarray, three: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`holding_counts` with one card to come, from the board's `rank_table` of three cards (numba kernel):
-    holding {a, b} with card c to come is read from `three` by card ranks (ranked by the evaluator only where
-    the board, a and b hold four cards of a suit and c makes the flush), against our rank with c: a row of n
-    compares."""
+    """`holding_counts` with one card to come, from the board's `rank_table` of three cards (numba kernel).
+
+    Where the opponent makes no flush, holding {a, b} with card c to come ranks ``three[class(ab) * 13 +
+    rank(c)]``, by card ranks alone: a holding's outcomes over every card to come depend only on its rank
+    class (one row of n compares per class, at most 91), less its own two cards, plus a correction for each
+    card with which it makes a flush (only where the board, a and b hold four cards of a suit), ranked by
+    the evaluator."""
     board_key, board_mask = hand_key(board)
     unseen, keys, masks = _unseen_cards(board_mask)
     n = unseen.size
@@ -403,27 +476,31 @@ def one_card_holding_counts(
         ours[c] = -1 if masks[c] & hole_mask else rank_of(hole_key + keys[c], hole_mask | masks[c])
     rows = _holding_rows(board_key, board_mask, unseen, hole_mask, rank_of(hole_key, hole_mask))
     counts = np.zeros((HOLDING_CARDS.shape[0], 3), dtype=np.int16)
-    theirs = np.empty(n, dtype=np.int32)
+    by_class = np.zeros(169, dtype=np.int32)  # tally over every card to come, per holding class
+    done = np.zeros(169, dtype=np.bool_)
     cases = n - 4
     for a in range(n):
         for b in range(a + 1, n):
             i = HOLDING_INDEX[unseen[a], unseen[b]]
             if rows[i] < 0:
                 continue
+            kind = unseen[a] // 4 * 13 + unseen[b] // 4
+            row = three[kind * 13 :]
+            if not done[kind]:
+                total = np.int32(0)
+                for c in range(n):
+                    total += _split(ours[c], row[unseen[c] // 4])
+                by_class[kind], done[kind] = total, True
+            # tally: cards we end ahead + 65,536 x those we tie; a and b are no card to come
+            t = by_class[kind] - _split(ours[a], row[unseen[a] // 4]) - _split(ours[b], row[unseen[b] // 4])
             kb, mb = board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b]
-            row = three[(unseen[a] // 4 * 13 + unseen[b] // 4) * 13 :]
             if (kb + _FOUR_OF_A_SUIT) & _FLUSH_BITS:
                 for c in range(n):
                     k = kb + keys[c]
-                    theirs[c] = rank_of(k, mb | masks[c]) if k & _FLUSH_BITS else row[unseen[c] // 4]
-            else:
-                for c in range(n):
-                    theirs[c] = row[unseen[c] // 4]
-            theirs[a] = theirs[b] = 2**15  # no card to come: above every rank, never ahead nor tied
-            ahead = tied = 0
-            for c in range(n):
-                ahead += ours[c] > theirs[c]
-                tied += ours[c] == theirs[c]
+                    if c != a and c != b and k & _FLUSH_BITS:
+                        theirs = rank_of(k, mb | masks[c])
+                        t += _split(ours[c], theirs) - _split(ours[c], row[unseen[c] // 4])
+            ahead, tied = t & 0xFFFF, t >> 16
             counts[i, AHEAD] = ahead
             counts[i, TIED] = tied
             counts[i, BEHIND] = cases - ahead - tied
