@@ -10,6 +10,8 @@ the same u may be kept for the whole hand, so that Loki-2 is consistently aggres
 
 from __future__ import annotations
 
+import numba as nb
+
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.errors import ConfigError
 
@@ -18,7 +20,13 @@ def select_action(triple: tuple[float, float, float], u: float) -> int:
     """FOLD, CALL or RAISE for a triple (fold, call, raise) and a uniform u in [0, 1)."""
     if not 0.0 <= u < 1.0:
         raise ConfigError(f"the action selector needs u in [0, 1), got {u!r}")
-    fold, call, _ = triple
+    return draw(triple[0], triple[1], u)
+
+
+@nb.njit(cache=True)
+def draw(fold: float, call: float, u: float) -> int:
+    """The selector's rule for fold and call probabilities and a uniform u, unchecked (numba, so that the
+    simulator's play-outs draw with the same code, `pokerlab.agents.loki2.triples.triple_action`)."""
     if u < fold:
         return FOLD
     if u < fold + call:

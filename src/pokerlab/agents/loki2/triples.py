@@ -31,6 +31,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.loki1.postflop import PostflopRules, semi_bluff_odds, showdown_odds
+from pokerlab.agents.loki2.selector import draw
 from pokerlab.engine import RIVER
 from pokerlab.errors import ConfigError
 
@@ -197,18 +198,14 @@ def _ramp(x, threshold, width):
 def triple_action(values, k, u, out):
     """`reference_triple` written for numba, all its numbers in one tuple ``values``: the `TripleContext`
     fields in order (ints and bools as they are), then HS_n, EHS', EHS, PPOT, t1 and t2; rules `k`
-    (`TripleRules.as_array`); writes (fold, call, raise) into `out` and returns the action
-    `pokerlab.agents.loki2.selector.select_action` draws from it with the uniform `u`. One tuple argument and
-    the draw in the same call keep the simulator's inner loop cheap."""
+    (`TripleRules.as_array`); writes (fold, call, raise) into `out` and returns the action the selector
+    draws from it with the uniform `u` (`pokerlab.agents.loki2.selector.draw`). One tuple argument and the
+    draw in the same call keep the simulator's inner loop cheap."""
     fold, call, out[2] = _triple(
         values[12], values[13], values[14], values[15], values, k, values[16], values[17]
     )
     out[0], out[1] = fold, call
-    if u < fold:
-        return FOLD
-    if u < fold + call:
-        return CALL
-    return RAISE
+    return draw(fold, call, u)
 
 
 @nb.njit(inline="always", cache=True)
