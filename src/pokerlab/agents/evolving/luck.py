@@ -45,10 +45,8 @@ import numpy as np
 from pokerlab.actions import FOLD
 from pokerlab.analysis.starting_hands import STARTING_HANDS, example_holding, type_of_codes
 from pokerlab.analysis.strength import uniform_strength
-from pokerlab.engine.state import ActionRecord
+from pokerlab.engine import BOARD_SIZE, RIVER, ActionRecord
 
-#: The board size after the deal of rounds 1-3 (flop, turn, river).
-_BOARD = {1: 3, 2: 4, 3: 5}
 _MAX_OPPONENTS = 9
 FLOP_FILE = "flop_strength_means.json"
 
@@ -99,7 +97,8 @@ def board_luck(
     """The sum of P_r * (x_r - E[x_r]) over the board deals of a finished hand that found `position` still
     in (module doc): what the board brought the player beyond its expectation, in chips."""
     luck = 0.0
-    for r, size in _BOARD.items():
+    for r in range(1, RIVER + 1):
+        size = BOARD_SIZE[r]
         if len(board) < size:
             break
         before = [a for a in actions if a.round < r]
@@ -108,7 +107,7 @@ def board_luck(
             break
         pot = sum(blinds) + sum(a.amount for a in before)
         opponents = players - len(folded) - 1
-        previous = tuple(board[: _BOARD.get(r - 1, 0)])
+        previous = tuple(board[: BOARD_SIZE[r - 1]])
         x = uniform_strength(hole, tuple(board[:size])) ** opponents
         luck += pot * (x - expected_x(hole, previous, opponents))
     return luck
