@@ -171,7 +171,7 @@ class Hypercube:
         never credited loses to a credited child); the new child is a mutation of the pair's parent."""
         fitness = self.fitness(p)
         parent_f, child_f = fitness[0::2], fitness[1::2]
-        better = ~np.isnan(child_f) & (np.isnan(parent_f) | (child_f >= np.nan_to_num(parent_f, nan=-np.inf)))
+        better = ~np.isnan(child_f) & (child_f >= np.nan_to_num(parent_f, nan=-np.inf))
         winner = np.where(better, np.arange(1, len(fitness), 2), np.arange(0, len(fitness), 2))
         parents = self.genes[p, winner]
         self.parent[p] = np.repeat(parents, 2, axis=0)
