@@ -216,11 +216,11 @@ def _all_strengths(board: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return out
 
 
-def uniform_holding_strengths(board: Sequence[int]) -> np.ndarray:
+def uniform_holding_strengths(board: Sequence[int] | np.ndarray) -> np.ndarray:
     """HS_1 of each holding against a uniform opponent, from card codes an engine view already checked (no
     parsing): the fast path of the hand values every observer shares; `holding_strengths` is its
     reference (the same kernel after the checks)."""
-    return _all_strengths(np.array(board, dtype=np.uint8), _UNIFORM_TABLE)
+    return _all_strengths(np.asarray(board, dtype=np.uint8), _UNIFORM_TABLE)
 
 
 def holding_strengths(board: CardsLike, weights: object = None) -> np.ndarray:

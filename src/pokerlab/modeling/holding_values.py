@@ -53,7 +53,7 @@ def board_values(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     checked; NaN where a holding meets the board); read-only, cached per board so that all observers at a
     table share the work (`holding_strengths` and `crude_potentials` are the checked references)."""
     codes = np.array(board, dtype=np.uint8)
-    return _frozen(uniform_holding_strengths(board)), _frozen(crude_potentials_of(codes, HOLDING_CARDS))
+    return _frozen(uniform_holding_strengths(codes)), _frozen(crude_potentials_of(codes, HOLDING_CARDS))
 
 
 @lru_cache(maxsize=256)
