@@ -22,6 +22,7 @@ import copy
 import logging
 import socket
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +40,19 @@ log = logging.getLogger(__name__)
 VERSION = "VERSION:2.0.0"
 #: The comment our dealer sends before each hand: the lasting seat at each position.
 SEATS_COMMENT = "# pokerlab seats "
+
+
+@lru_cache(maxsize=16)  # a dealer sends one comment a seat rotation: each is read once
+def seats_of(comment: str) -> tuple[int, ...] | None:
+    """The lasting seat at each position that a `SEATS_COMMENT` line tells, or None when it is malformed.
+
+    >>> seats_of(SEATS_COMMENT + "1|0"), seats_of(SEATS_COMMENT + "x")
+    ((1, 0), None)
+    """
+    try:
+        return tuple(int(s) for s in comment[len(SEATS_COMMENT) :].split("|"))
+    except ValueError:
+        return None
 
 
 @dataclass
@@ -78,7 +92,6 @@ class AcpcClient:
         self.seen = 0
         self.seats: tuple[int, ...] = ()
         self.told_seats: tuple[int, ...] | None = None
-        self.seatings: dict[str, tuple[int, ...]] = {}  # seats comments read, and their seats
         self.follower = Follower(config)
         self.wants_begin = overrides(agent, "begin_hand")
         self.wants_observe = overrides(agent, "observe")
@@ -128,16 +141,11 @@ class AcpcClient:
             log.warning("acpc client: %s", text)
 
     def _seats_comment(self, line: str) -> None:
-        seats = self.seatings.get(line)
+        seats = seats_of(line)
         if seats is None:
-            try:
-                seats = tuple(int(s) for s in line[len(SEATS_COMMENT) :].split("|"))
-            except ValueError:
-                self._warn(f"ignored the comment {line!r}")
-                return
-            if len(self.seatings) < 10:  # our dealer's: one a seat rotation
-                self.seatings[line] = seats
-        self.told_seats = seats
+            self._warn(f"ignored the comment {line!r}")
+        else:
+            self.told_seats = seats
 
     def _handle(self, ms: MatchState, state: HandState, line: str) -> None:
         p = ms.position
@@ -162,7 +170,7 @@ class AcpcClient:
             for record in state.actions[self.seen :]:
                 agent.observe(record)
         self.seen = len(state.actions)
-        if state.actor < 0:  # the hand is over
+        if state.is_over:
             self._end(state, ms, line)
         elif state.actor == p:
             self.channel.send(f"{line}:{ACTION_LETTERS[self._decide(state, p)]}")

@@ -272,15 +272,15 @@ def _act_letters(state: HandState, betting: str, start: int) -> bool:
         if letter == "/":
             continue
         action = ACTION_LETTERS.find(letter)
-        if action < 0 or state.actor < 0:  # an unknown letter, or an action after the end
+        if action < 0 or state.is_over:  # an unknown letter, or an action after the end
             return False
         try:
             state.act(action)
         except (IllegalAction, InvalidCards):
             return False
-        if cards < BOARD_SIZE[state.round] and state.actor >= 0:  # a round whose cards are not dealt
+        if cards < BOARD_SIZE[state.round] and not state.is_over:  # a round whose cards are not dealt
             return False
-    return state.actor < 0 or min(state.round, 3) == betting.count("/")
+    return state.is_over or min(state.round, 3) == betting.count("/")
 
 
 def parse_matchstate(line: str) -> MatchState:
@@ -403,7 +403,7 @@ class HandLines:
             self.board, self.dealt = text, len(board)
             self.tails = [(head, own + text) for head, own in zip(self.heads, self.owns, strict=True)]
         betting, board = self.betting, self.board
-        if state.actor >= 0 or state.ranks is None:  # not a showdown's end: only the own cards
+        if not (state.is_over and state.showdown):  # not a showdown's end: only the own cards
             return [head + betting + tail for head, tail in self.tails]
         cards, shown = self.cards, state.shown()
         seen = [c if s else "" for c, s in zip(cards, shown, strict=True)]
