@@ -18,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from pokerlab.arena.stats import half_width95  # noqa: E402
 from pokerlab.experiments.bw_plots import moving_average  # noqa: E402
 
 
@@ -37,7 +38,7 @@ def rows(folder: Path) -> list[dict]:
                 "epochs": len(w),
                 "mean_w_first_20": round(float(w[:20].mean()), 1),
                 "mean_w_last_fifth": round(float(late.mean()), 1),
-                "ci95_last_fifth": round(float(1.96 * late.std(ddof=1) / np.sqrt(len(late))), 1),
+                "ci95_last_fifth": round(half_width95(late), 1),
                 "first_ma20_above_0": run["E1b"]["first_epoch_ma_above_0"],
                 "E1b": run["E1b"]["pass"],
                 "E1c": run["E1c"]["pass"],

@@ -56,7 +56,7 @@ from pokerlab.agents.evolving.luck import board_luck  # noqa: E402
 from pokerlab.agents.evolving.player_a import player_a_cells  # noqa: E402
 from pokerlab.agents.evolving.situation import bets_to_call, opponents_in, single_opponent_x  # noqa: E402
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent  # noqa: E402
-from pokerlab.arena.stats import Z95  # noqa: E402
+from pokerlab.arena.stats import half_width95  # noqa: E402
 from pokerlab.engine import SeatView  # noqa: E402
 from pokerlab.evaluator import evaluate_batch  # noqa: E402
 from pokerlab.learning.epochs import TABLES, play_epochs  # noqa: E402
@@ -183,13 +183,12 @@ def measure(agent, table: str, epochs: int, seed: int, weak: bool = False) -> di
         "epochs": epochs,
         "seed": seed,
         "mean_w": float(w.mean()),
-        "ci95": float(Z95 * w.std(ddof=1) / np.sqrt(len(w))) if len(w) > 1 else float("nan"),
+        "ci95": half_width95(w),
         "sd_w": float(w.std(ddof=1)) if len(w) > 1 else float("nan"),
         "opponents_w": {k: float(v.mean()) for k, v in run.opponents.items()},
         "hands_per_s": run.hands / (time.perf_counter() - began),
         "thirds": [  # the run's first, middle and last third (from 6 epochs on)
-            [float(t.mean()), float(Z95 * t.std(ddof=1) / np.sqrt(len(t)))]
-            for t in (np.array_split(w, 3) if len(w) >= 6 else [])
+            [float(t.mean()), half_width95(t)] for t in (np.array_split(w, 3) if len(w) >= 6 else [])
         ],
         "w": w.tolist(),
     }

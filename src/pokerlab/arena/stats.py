@@ -13,6 +13,19 @@ import numpy as np
 Z95 = 1.959963984540054
 
 
+def half_width95(values, default: float = float("nan")) -> float:
+    """The half-width of the 95 % CI of the mean of `values` (normal approximation, sample standard
+    deviation); `default` for fewer than two values.
+
+    >>> round(half_width95([1.0, 3.0]), 4), half_width95([1.0], default=0.0)
+    (1.96, 0.0)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.size < 2:
+        return default
+    return float(Z95 * values.std(ddof=1) / np.sqrt(values.size))
+
+
 @dataclass(frozen=True)
 class AgentResult:
     """One agent's result. Money in chips; rates per hand played; ci95 is the 95 % CI of sb_per_hand."""

@@ -27,7 +27,7 @@ from pokerlab.actions import FOLD, RAISE
 from pokerlab.agents.evolving import EvolvingAgent, EvolvingConfig, Hypercube
 from pokerlab.agents.evolving.candidate import probabilities
 from pokerlab.arena.significance import paired_test, welch_test
-from pokerlab.arena.stats import Z95
+from pokerlab.arena.stats import half_width95
 from pokerlab.errors import ConfigError
 from pokerlab.experiments.bw_plots import moving_average, plot_controller, plot_epochs, plot_table2
 from pokerlab.learning.epochs import TABLES, EpochRun, play_epochs
@@ -140,7 +140,7 @@ def e1_targets(w: np.ndarray) -> dict:
     above = np.flatnonzero(ma[full:] > 0)
     first = int(above[0]) + full + 1 if len(above) else None
     late = w[late_lo - 1 : late_hi]
-    half = Z95 * late.std(ddof=1) / np.sqrt(len(late)) if len(late) > 1 else float("inf")
+    half = half_width95(late, default=float("inf"))
     losing_early = int((w[early_lo - 1 : early_hi] < 0).sum())
     losing_late = int((late < 0).sum())
     limit = _scaled(epochs, 300, 300)[0]
@@ -487,14 +487,9 @@ def bw_3(
         ("loose", "A^loose", "A^tight"),
     )
     for r in range(len(states)):
-        means = {t: {p: float(w[(r, t, p)].mean()) for p in PLAYERS} for t in ("tight", "loose")}
-        errors = {
-            t: {
-                p: float(Z95 * w[(r, t, p)].std(ddof=1) / np.sqrt(epochs)) if epochs > 1 else 0.0
-                for p in PLAYERS
-            }
-            for t in ("tight", "loose")
-        }
+        tables = ("tight", "loose")
+        means = {t: {p: float(w[(r, t, p)].mean()) for p in PLAYERS} for t in tables}
+        errors = {t: {p: half_width95(w[(r, t, p)], default=0.0) for p in PLAYERS} for t in tables}
         tests = []
         for table, better, worse in inequalities:
             welch = welch_test(w[(r, table, better)], w[(r, table, worse)])
