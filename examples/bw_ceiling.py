@@ -58,6 +58,7 @@ from pokerlab.agents.evolving.situation import bets_to_call, opponents_in, singl
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent  # noqa: E402
 from pokerlab.arena.stats import half_width95  # noqa: E402
 from pokerlab.engine import SeatView  # noqa: E402
+from pokerlab.errors import ConfigError, PokerlabError  # noqa: E402
 from pokerlab.evaluator import evaluate_batch  # noqa: E402
 from pokerlab.learning.epochs import TABLES, play_epochs  # noqa: E402
 
@@ -478,7 +479,10 @@ def loose_value_params() -> np.ndarray:
 def optimise(table: str, epochs: int, evals: int, seed: int, check_epochs: int, config=None) -> dict:
     """CMA-ES over `params_cube`, every evaluation on epochs of seed `seed` (common random numbers), the
     best re-measured on `check_epochs` epochs of seed + 1000."""
-    import cma  # optional: pip install cma
+    try:
+        import cma  # optional: the 'research' extra
+    except ImportError as exc:
+        raise ConfigError("optimise needs the cma package: pip install -e '.[research]'") from exc
 
     es = cma.CMAEvolutionStrategy(loose_value_params(), 0.1, {"seed": seed + 1, "verbose": -9, "popsize": 10})
     history = []
@@ -563,9 +567,23 @@ def main() -> None:
     t.add_argument("files", nargs="+", type=Path)
     t.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
+    try:
+        run(args)
+    except (PokerlabError, OSError, ValueError) as exc:  # bad input: one line, no traceback
+        parser.exit(2, f"bw_ceiling.py {args.what}: error: {exc}\n")
+
+
+def run(args: argparse.Namespace) -> None:
+    """Carry out the subcommand `args.what`, writing into `args.out`."""
     args.out.mkdir(parents=True, exist_ok=True)
     if args.what == "candidates":
         chosen = [n for n in args.only.split(";") if n] or list(candidates())
+        unknown = [n for n in chosen if n not in candidates()]
+        if unknown:
+            raise ConfigError(f"unknown candidates {unknown}; candidates: {'; '.join(candidates())}")
+        unknown = [t for t in args.tables.split(",") if t not in TABLES]
+        if unknown:
+            raise ConfigError(f"unknown tables {unknown}; tables: {', '.join(TABLES)}")
         rows = []
         for table in args.tables.split(","):
             for name in chosen:
