@@ -68,7 +68,7 @@ def main() -> None:
             moving_average(np.mean(ws, axis=0), 20),
             color=colours[(2 * i) % 20 + (2 * i) // 20],
             lw=2.0 if folder.name == "faithful" else 1.0,
-            label=f"{folder.name} ({len(ws)} seeds)",
+            label=f"{folder.name} ({len(ws)} seed{'s' if len(ws) > 1 else ''})",
         )
     ax.axhline(0, color="k", lw=0.5)
     ax.set_xlabel("epoch (100 hands)")
