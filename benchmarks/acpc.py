@@ -12,8 +12,12 @@ hand's final line goes with the next hand's first) and reads one answer. Beside 
 (user and system) a hand costs all its processes together, the clients' start-up (measured alone) taken
 off; for ours also each process's own (less sensitive to a loaded machine than the rate: the protocol is
 sequential, so on an idle machine a hand's wall time is about the CPU on its critical path plus the
-loopback wake-ups). Each figure is the best of ``--repeats`` runs.
-Usage: ``python benchmarks/acpc.py [--hands N] [--seed S] [--repeats R] [--json]``.
+loopback wake-ups). Ours is measured twice, alternated: with the dealer polling ``--poll-us`` before each
+read of an answer sleeps (``pokerlab acpc dealer --poll-us``) and without (the default): on a machine
+whose processors idle between messages the wake-ups are most of a round trip, which polling spares the
+dealer (`Channel.poll_for`); on a busy machine the polling dealer takes CPU the clients need. Each figure
+is the best of ``--repeats`` runs.
+Usage: ``python benchmarks/acpc.py [--hands N] [--seed S] [--repeats R] [--poll-us U] [--json]``.
 """
 
 from __future__ import annotations
@@ -36,11 +40,14 @@ GAME = "holdem.limit.2p.reverse_blinds"
 #: the positions that act in a heads-up always-call hand: the button (1) first pre-flop, then 0 and 1
 ACTORS = (1, 0, 0, 1, 0, 1, 0, 1)
 LINE = b"MATCHSTATE:0:123:cc/cc/c:As2d|/Kh7c3s/9d\r\n"  # a line of typical length
+#: the dealer's polling measured beside none, in microseconds: about what an always-call client takes to
+#: answer here (the clients never poll: with more processes than cores, polling clients slow every side)
+POLL_US = 200.0
 
 
-def _client(port: int) -> subprocess.Popen:
+def _client(port: int, poll_us: float = 0.0) -> subprocess.Popen:
     command = [sys.executable, "-m", "pokerlab.interfaces.cli", "acpc", "play", "--agent", "call"]
-    command += ["--game", GAME, "127.0.0.1", str(port)]
+    command += ["--game", GAME, "--poll-us", str(poll_us), "127.0.0.1", str(port)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -62,9 +69,12 @@ def client_start_cpu() -> float:
     return min(_cpu_of(_client(1)) for _ in range(3))  # nobody listens on port 1: it starts, fails, exits
 
 
-def ours(hands: int, seed: int, start_cpu: float) -> tuple[float, float, list[float]]:
+def ours(
+    hands: int, seed: int, start_cpu: float, poll_us: tuple[float, float] = (0.0, 0.0)
+) -> tuple[float, float, list[float]]:
     """Hands/s of our dealer with two of our always-call clients, each in its own process; the CPU seconds
-    a hand costs the dealer (from the end of the first hand) and each client (its start-up taken off)."""
+    a hand costs the dealer (from the end of the first hand) and each client (its start-up taken off).
+    ``poll_us``: how long the dealer's and the clients' reads poll before they sleep."""
     first: list[float] = []
     finish = AcpcTable.finish_hand
 
@@ -83,7 +93,8 @@ def ours(hands: int, seed: int, start_cpu: float) -> tuple[float, float, list[fl
             ["call", "call"],
             hands,
             seed,
-            on_ports=lambda ports: clients.extend(_client(port) for port in ports),
+            on_ports=lambda ports: clients.extend(_client(port, poll_us[1]) for port in ports),
+            poll_for=poll_us[0] / 1e6,
         )
         elapsed, dealer_cpu = time.perf_counter() - first[0], time.process_time() - first[1]
     finally:
@@ -165,21 +176,26 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--poll-us", type=float, default=POLL_US, help="the dealer's polling")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     start_cpu = client_start_cpu()
-    acpc = [ours(args.hands, args.seed, start_cpu) for _ in range(args.repeats)]
-    runs = {
-        "acpc_loopback": [(rate, dealer + sum(clients)) for rate, dealer, clients in acpc],
-        "play_match": [in_process(args.hands, args.seed) for _ in range(args.repeats)],
-        "bare_sockets": [floor(args.hands) for _ in range(args.repeats)],
-    }
+    settings = {"acpc_loopback": (0.0, 0.0), "acpc_dealer_polling": (args.poll_us, 0.0)}
+    acpc: dict[str, list] = {name: [] for name in settings}
+    for _ in range(args.repeats):  # the two settings alternated, so that both meet the same load
+        for name, poll in settings.items():
+            acpc[name].append(ours(args.hands, args.seed, start_cpu, poll))
+    runs = {name: [(rate, dealer + sum(clients)) for rate, dealer, clients in acpc[name]] for name in acpc}
+    runs["play_match"] = [in_process(args.hands, args.seed) for _ in range(args.repeats)]
+    runs["bare_sockets"] = [floor(args.hands) for _ in range(args.repeats)]
     rates = {name: max(r for r, _ in runs[name]) for name in runs}
     cpu = {name: min(c for _, c in runs[name]) * 1e6 for name in runs}  # microseconds a hand
     # each process's least CPU a hand over the repeats
-    processes = {"dealer": min(d for _, d, _ in acpc) * 1e6}
-    for k in range(2):
-        processes[f"client{k}"] = min(c[k] for _, _, c in acpc) * 1e6
+    processes = {}
+    for name, results in acpc.items():
+        processes[name] = {"dealer": min(d for _, d, _ in results) * 1e6}
+        for k in range(2):
+            processes[name][f"client{k}"] = min(c[k] for _, _, c in results) * 1e6
     if args.json:
         print(
             json.dumps(
@@ -187,13 +203,17 @@ def main() -> None:
                     "hands": args.hands,
                     "seed": args.seed,
                     "repeats": args.repeats,
+                    "dealer_poll_us": args.poll_us,
                     "hands_per_s": rates,
                     "cpu_us_per_hand": cpu,
                     "acpc_cpu_us_per_hand_by_process": processes,
-                    "acpc_runs": [
-                        {"hands_per_s": r, "dealer_us": d * 1e6, "clients_us": [c * 1e6 for c in cs]}
-                        for r, d, cs in acpc
-                    ],
+                    "acpc_runs": {
+                        name: [
+                            {"hands_per_s": r, "dealer_us": d * 1e6, "clients_us": [c * 1e6 for c in cs]}
+                            for r, d, cs in results
+                        ]
+                        for name, results in acpc.items()
+                    },
                 }
             )
         )
@@ -202,6 +222,11 @@ def main() -> None:
     print(f"heads-up always-call, {args.hands} hands, seed {args.seed}, best of {args.repeats}:")
     rows = [
         ("ACPC over loopback (dealer + 2 clients)", "acpc_loopback", "the issue asks 1,000 hands/s"),
+        (
+            f"the same, dealer polling {args.poll_us:.0f} us",
+            "acpc_dealer_polling",
+            f"{rates['acpc_dealer_polling'] / ours_rate:.2f}x",
+        ),
         (
             "play_match in one process",
             "play_match",
@@ -216,11 +241,12 @@ def main() -> None:
     ]
     for title, name, note in rows:
         print(f"  {title:42s} {rates[name]:7.0f} hands/s {cpu[name]:6.0f} us CPU/hand  ({note})")
-    each = ", ".join(f"{name} {us:.0f}" for name, us in processes.items())
-    print(f"  ACPC CPU a hand by process (us, least of {args.repeats}): {each}")
-    for rate, dealer, clients in acpc:
-        each = " ".join(f"{c * 1e6:.0f}" for c in clients)
-        print(f"    run: {rate:5.0f} hands/s, dealer {dealer * 1e6:.0f} us, clients {each} us")
+    for name, results in acpc.items():
+        each = ", ".join(f"{who} {us:.0f}" for who, us in processes[name].items())
+        print(f"  {name}: CPU a hand by process (us, least of {args.repeats}): {each}")
+        for rate, dealer, clients in results:
+            each = " ".join(f"{c * 1e6:.0f}" for c in clients)
+            print(f"    run: {rate:5.0f} hands/s, dealer {dealer * 1e6:.0f} us, clients {each} us")
 
 
 if __name__ == "__main__":

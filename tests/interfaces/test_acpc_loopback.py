@@ -47,12 +47,12 @@ def _dealer(names, hands, seed=0, **options):
     return thread, box
 
 
-def _clients(names, ports, seed):
+def _clients(names, ports, seed, poll_for=0.0):
     reports: dict = {}
     threads = [
         threading.Thread(
             target=lambda j=j, name=name, port=port: reports.__setitem__(
-                j, play(make_agent(name), CONFIG, "127.0.0.1", port, seed)
+                j, play(make_agent(name), CONFIG, "127.0.0.1", port, seed, poll_for=poll_for)
             ),
             daemon=True,
         )
@@ -85,6 +85,21 @@ def test_our_client_at_our_dealer_equals_play_match(names, tmp_path):
         == "SCORE:" + "|".join(map(str, local.nets.sum(axis=0))) + ":" + "|".join(names)
     )
     assert (tmp_path / "run" / "summary.json").is_file()
+
+
+def test_polling_dealer_and_clients_play_the_same_hands():
+    """`poll_for` on both sides (`Channel.poll_for`) changes only when the lines are read: the same nets as
+    `play_match`, no warning."""
+    names, hands = ["random", "raise", "call"], 120
+    thread, box = _dealer(names, hands, seed=3, poll_for=2e-4)
+    threads, reports = _clients(names, box["ports"], 3, poll_for=1e-4)
+    for t in threads + [thread]:
+        t.join(60)
+        assert not t.is_alive()
+    local = pokerlab.play_match(names, hands=hands, seed=3)
+    assert (box["result"].match.nets == local.nets).all()
+    assert [reports[j].net for j in range(len(names))] == list(local.nets.sum(axis=0))
+    assert not any(r.warnings for r in reports.values()) and not any(box["result"].warnings.values())
 
 
 class _Raw:
@@ -277,6 +292,26 @@ def test_cli_errors_are_one_line(capsys):
     assert "3 players" in capsys.readouterr().err
     assert main(["acpc", "play", "--agent", "call", "--game", "holdem.limit.3p", "127.0.0.1", "1"]) == 2
     assert "cannot connect" in capsys.readouterr().err
+    assert (
+        main(["acpc", "dealer", "--game", "holdem.limit.2p.reverse_blinds", "--poll-us", "-5", "a", "b"]) == 2
+    )
+    assert "polls 0 to 100000 microseconds" in capsys.readouterr().err
+    assert (
+        main(
+            [
+                "acpc",
+                "match",
+                "--game",
+                "holdem.limit.2p.reverse_blinds",
+                "--client-poll-us",
+                "1e9",
+                "call",
+                "call",
+            ]
+        )
+        == 2
+    )
+    assert "polls 0 to" in capsys.readouterr().err
 
 
 def test_acpc_match_command_plays_duplicate_over_the_protocol(capsys, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import socket
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from pokerlab.actions import CALL, RAISE
 from pokerlab.cards import format_card, parse_cards
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError, CorruptData, InvalidCards
-from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
+from pokerlab.interfaces.acpc.channel import MAX_POLL, Channel, ConnectionClosed, LineTooLong, check_poll
 from pokerlab.interfaces.acpc.gamedef import STANDARD_GAMES, gamedef_of, load_gamedef, parse_gamedef
 from pokerlab.interfaces.acpc.matchstate import (
     MAX_LINE,
@@ -379,3 +380,34 @@ def test_channel_takes_lines_up_to_the_limit_and_skips_longer_ones(end):
     with pytest.raises(ConnectionClosed):
         channel.readline(5)
     channel.close()
+
+
+def test_a_polling_channel_reads_what_comes_within_and_after_its_poll_and_keeps_deadlines():
+    """`poll_for`: a line already there, one that comes while the channel polls, and one that comes after
+    the poll (the read then sleeps) are all read; a deadline shorter than the poll ends the read on time; a
+    peer that closes while the channel polls is `ConnectionClosed`."""
+    server = socket.create_server(("127.0.0.1", 0))
+    b = socket.create_connection(server.getsockname(), timeout=5)
+    channel = Channel(server.accept()[0])
+    server.close()
+    channel.poll_for = 0.05
+    b.sendall(b"MATCHSTATE:0:0::As2d|\r\n")
+    assert channel.readline(5) == "MATCHSTATE:0:0::As2d|"
+    for delay in (0.01, 0.2):  # within the poll, and after it
+        timer = threading.Timer(delay, b.sendall, args=(f"late {delay}\r\n".encode(),))
+        timer.start()
+        assert channel.readline(5) == f"late {delay}"
+        timer.join()
+    began = time.monotonic()
+    assert channel.readline(0.01) is None  # nothing comes: the deadline, not the poll, ends the read
+    assert time.monotonic() - began < 0.04
+    threading.Timer(0.01, b.close).start()
+    with pytest.raises(ConnectionClosed):
+        channel.readline(5)
+    channel.close()
+
+
+@pytest.mark.parametrize("seconds", [-1e-6, MAX_POLL * 1.01, float("nan"), "200"])
+def test_bad_polling_times_are_refused(seconds):
+    with pytest.raises(ConfigError, match="polls 0 to"):
+        check_poll(seconds)

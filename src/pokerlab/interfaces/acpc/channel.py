@@ -4,6 +4,11 @@ Lines end in "\\r\\n" when sent and in "\\n" (a "\\r" before it dropped) when re
 line longer than `MAX_LINE` bytes is skipped up to its end and reported as `LineTooLong`. Lines can be
 queued and go out together at the next `flush` (one system call, which the other side reads at once);
 what is flushed is sent at once (TCP_NODELAY), as the protocol is one short line at a time.
+
+A channel may also poll (`poll_for`): before a read sleeps, it asks the socket again and again without
+waiting, for up to that long. A reply that comes within it is read by a process that never slept, which
+spares the wake-up: on a virtual machine whose processor idles between the messages, the wake-up is most of
+a loopback round trip (busy polling, as network stacks do for latency; it costs the CPU it polls for).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import socket
 import struct
 import time
 
-from pokerlab.errors import PokerlabError
+from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.interfaces.acpc.matchstate import MAX_LINE
 
 _TIMEVAL = struct.Struct("@ll")  # struct timeval: seconds, microseconds
@@ -52,6 +57,8 @@ class Channel:
         self.receive_limit = 0  # the socket's SO_RCVTIMEO in milliseconds (0: none)
         #: seconds a send may wait for the other side to read (None: no limit)
         self.send_timeout: float | None = None
+        #: seconds a read polls without sleeping before it sleeps (0: it sleeps at once)
+        self.poll_for = 0.0
 
     def readline(self, timeout: float | None = None) -> str | None:
         """The next line (without its end); None when `timeout` seconds pass first.
@@ -71,22 +78,25 @@ class Channel:
     def _receive(self, ends: float | None) -> bool:
         """Receive what has come (waiting until `ends`, a `time.monotonic` time; None: no limit) and split
         it into lines; False when the deadline passes first."""
-        limit = 0
-        if ends is not None:
-            left = ends - time.monotonic()
-            if left <= 0:
+        data = self._poll(ends) if self.poll_for > 0 else None
+        if data is None:
+            limit = 0
+            if ends is not None:
+                left = ends - time.monotonic()
+                if left <= 0:
+                    return False
+                limit = math.ceil(left * 1000)
+            try:
+                if limit != self.receive_limit:
+                    seconds, ms = divmod(limit, 1000)
+                    timeval = _TIMEVAL.pack(seconds, ms * 1000)
+                    self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
+                    self.receive_limit = limit
+                data = self.sock.recv(65536)
+            except BlockingIOError:  # SO_RCVTIMEO ran out: the deadline passed
                 return False
-            limit = math.ceil(left * 1000)
-        try:
-            if limit != self.receive_limit:
-                seconds, ms = divmod(limit, 1000)
-                self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _TIMEVAL.pack(seconds, ms * 1000))
-                self.receive_limit = limit
-            data = self.sock.recv(65536)
-        except BlockingIOError:  # SO_RCVTIMEO ran out: the deadline passed
-            return False
-        except OSError as exc:
-            raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
+            except OSError as exc:
+                raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
         if not data:
             raise ConnectionClosed("the other side closed the connection")
         lines: list[bytes | None] = (self.partial + data).split(b"\n")
@@ -99,6 +109,22 @@ class Channel:
         lines.reverse()
         self.lines = lines
         return True
+
+    def _poll(self, ends: float | None) -> bytes | None:
+        """What a receive without waiting gets, asked until something comes or `poll_for` seconds (or the
+        deadline `ends`) pass: None when nothing came."""
+        stop = time.monotonic() + self.poll_for
+        if ends is not None and ends < stop:
+            stop = ends
+        recv = self.sock.recv
+        while True:
+            try:
+                return recv(65536, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                if time.monotonic() >= stop:
+                    return None
+            except OSError as exc:
+                raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
 
     def queue(self, line: str) -> None:
         """Keep a line to send with the next `flush`."""
@@ -146,6 +172,18 @@ class Channel:
         except OSError:
             pass
         self.sock.close()
+
+
+#: The longest a read may poll before it sleeps, in seconds.
+MAX_POLL = 0.1
+
+
+def check_poll(seconds: float) -> None:
+    """`ConfigError` unless `seconds` is a polling time a channel takes: 0 to `MAX_POLL`."""
+    number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+    if not (number and 0 <= seconds <= MAX_POLL):
+        got = f"{seconds * 1e6:g}" if number else repr(seconds)
+        raise ConfigError(f"a read polls 0 to {MAX_POLL * 1e6:.0f} microseconds before it sleeps, got {got}")
 
 
 def _wait(poller: select.poll, ends: float | None) -> bool:

@@ -32,7 +32,7 @@ from pokerlab.agents import Agent
 from pokerlab.agents.base import overrides
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.errors import ConfigError, PokerlabError
-from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
+from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong, check_poll
 from pokerlab.interfaces.acpc.client_results import ClientResults
 from pokerlab.interfaces.acpc.matchstate import Follower, MatchState
 
@@ -216,11 +216,15 @@ def play(
     session: int = 0,
     out: str | Path | None = None,
     name: str | None = None,
+    poll_for: float = 0.0,
 ) -> ClientReport:
     """Connect to the dealer at host:port and play `agent` until the dealer closes; with ``out``, every
-    finished hand goes to that results folder (our agent's column named ``name``, default its own)."""
+    finished hand goes to that results folder (our agent's column named ``name``, default its own);
+    ``poll_for``: seconds each read polls before it sleeps (`Channel.poll_for`)."""
+    check_poll(poll_for)
     results = None if out is None else ClientResults(out, name or agent.name, config, seed)
     channel = connect(host, port)
+    channel.poll_for = poll_for
     try:
         return AcpcClient(agent, config, channel, seed, session, results).play()
     except PokerlabError:

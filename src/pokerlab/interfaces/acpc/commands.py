@@ -43,7 +43,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     config = _config(args)
     report = play(
-        make_agent(args.agent), config, args.host, args.port, args.seed, args.session, args.out, args.agent
+        make_agent(args.agent),
+        config,
+        args.host,
+        args.port,
+        args.seed,
+        args.session,
+        args.out,
+        args.agent,
+        args.poll_us / 1e6,
     )
     if args.log:
         with open(args.log, "w") as f:
@@ -74,6 +82,7 @@ def _dealer(args, names, on_ports, duplicate):
         hand_timeout=args.hand_timeout,
         connect_timeout=args.connect_timeout,
         on_ports=on_ports,
+        poll_for=args.poll_us / 1e6,
     )
 
 
@@ -97,6 +106,9 @@ def cmd_dealer(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from pokerlab.interfaces.acpc.channel import check_poll
+
+    check_poll(args.client_poll_us / 1e6)  # here, not only in the client processes
     agents = args.agents
     ports_ready = threading.Event()
     box: dict = {}
@@ -166,6 +178,8 @@ def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen
             str(args.seed),
             "--session",
             str(session),
+            "--poll-us",
+            str(args.client_poll_us),
             "127.0.0.1",
             str(port),
         ]
@@ -173,6 +187,13 @@ def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen
         return subprocess.Popen(command, stdout=subprocess.DEVNULL)
     except OSError as exc:
         raise ConfigError(f"cannot start {command[0]} ({exc.strerror or exc})") from None
+
+
+_POLL_HELP = (
+    "microseconds each read polls the socket before it sleeps (default 0): spares the wake-up of a reply "
+    "that comes within it, at the CPU it polls for; it pays on a machine whose other cores idle, and costs "
+    "on a busy one (benchmarks/acpc.py measures both)"
+)
 
 
 def _dealer_options(p: argparse.ArgumentParser) -> None:
@@ -185,6 +206,7 @@ def _dealer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hand-timeout", type=float, default=60.0, help="seconds per hand and seat (default 60)")
     p.add_argument("--connect-timeout", type=float, default=60.0, help="seconds to wait for each client")
     p.add_argument("--ports", type=lambda s: [int(x) for x in s.split(",")], help="ports, comma-separated")
+    p.add_argument("--poll-us", type=float, default=0.0, help="the dealer's reads of answers: " + _POLL_HELP)
 
 
 def add_acpc_parser(sub, parser_class) -> None:
@@ -198,6 +220,7 @@ def add_acpc_parser(sub, parser_class) -> None:
     p.add_argument("--session", type=int, default=0, help="seeds the agent (as our sessions do)")
     p.add_argument("--log", help="write the final state line of every hand here")
     p.add_argument("--out", help="our results folder: every hand this client finished")
+    p.add_argument("--poll-us", type=float, default=0.0, help=_POLL_HELP)
     p.add_argument("host")
     p.add_argument("port", type=int)
     p.set_defaults(func=cmd_play)
@@ -208,5 +231,6 @@ def add_acpc_parser(sub, parser_class) -> None:
     p = acpc.add_parser("match", help="a duplicate match over the protocol", description=_MATCH_DOC)
     _dealer_options(p)
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    p.add_argument("--client-poll-us", type=float, default=0.0, help="our clients' reads: " + _POLL_HELP)
     p.add_argument("agents", nargs="+", help='agent names, or cmd:"COMMAND" (run with HOST PORT appended)')
     p.set_defaults(func=cmd_match)

@@ -28,6 +28,7 @@ from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.records import format_state_line
 from pokerlab.errors import ConfigError
+from pokerlab.interfaces.acpc.channel import check_poll
 from pokerlab.interfaces.acpc.client import SEATS_COMMENT
 from pokerlab.interfaces.acpc.matchstate import HandLines
 from pokerlab.interfaces.acpc.seat import AcpcPlayer
@@ -131,10 +132,12 @@ def run_dealer(
     hand_timeout: float | None = 60.0,
     connect_timeout: float = 60.0,
     on_ports: Callable[[list[int]], None] | None = None,
+    poll_for: float = 0.0,
 ) -> DealerResult:
     """Deal `hands` hands (deals, with ``duplicate``) to clients connecting on one port per name.
 
-    ``on_ports`` is called with the ports once they listen (before any client is awaited).
+    ``on_ports`` is called with the ports once they listen (before any client is awaited); ``poll_for``
+    is how many seconds each read of an answer polls before it sleeps (`Channel.poll_for`).
     """
     n = len(names)
     if not 2 <= n <= 10:
@@ -146,6 +149,7 @@ def run_dealer(
         raise ConfigError(f"{n} players need {n} ports, got {len(ports)}")
     check_seconds("action_timeout", action_timeout)
     check_seconds("hand_timeout", hand_timeout)
+    check_poll(poll_for)
     labels = unique_labels(list(names), sep="-")
     specs = [AgentSpec(label, b"") for label in labels]
     jobs = plan_sessions(
@@ -172,7 +176,7 @@ def run_dealer(
     listeners = listen(ports)
     log = open(log_path, "w") if log_path else None  # noqa: SIM115 - closed in finally
     players = [
-        AcpcPlayer(s, label, action_timeout, hand_timeout, connect_timeout)
+        AcpcPlayer(s, label, action_timeout, hand_timeout, connect_timeout, poll_for)
         for s, label in zip(listeners, labels, strict=True)
     ]
     table = AcpcTable(players, config, labels, log)

@@ -50,12 +50,14 @@ class AcpcPlayer:
         action_timeout: float | None = None,
         hand_timeout: float | None = None,
         connect_timeout: float = 60.0,
+        poll_for: float = 0.0,
     ) -> None:
         self.listener = listener
         self.label = label
         self.action_timeout = action_timeout
         self.hand_timeout = hand_timeout
         self.connect_timeout = connect_timeout
+        self.poll_for = poll_for  # seconds each read of an answer polls before it sleeps (`Channel`)
         self.table = None
         self.channel: Channel | None = None
         self.gone: str | None = None  # why the seat left, once it has
@@ -90,6 +92,7 @@ class AcpcPlayer:
             return
         self.channel = Channel(sock)
         self.channel.send_timeout = self.connect_timeout
+        self.channel.poll_for = self.poll_for
         try:
             line = self.channel.readline(self.connect_timeout)
             while line is not None and (not line or line[0] in "#;"):
