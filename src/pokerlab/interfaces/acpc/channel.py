@@ -6,14 +6,16 @@ queued and go out together at the next `flush` (one system call, which the other
 what is flushed is sent at once (TCP_NODELAY), as the protocol is one short line at a time.
 
 A channel may also poll (`poll_for`): before a read sleeps, it asks the socket again and again without
-waiting, for up to that long. A reply that comes within it is read by a process that never slept, which
-spares the wake-up: on a virtual machine whose processor idles between the messages, the wake-up is most of
-a loopback round trip (busy polling, as network stacks do for latency; it costs the CPU it polls for).
+waiting, for up to that long, yielding the processor between asks to any other process ready to run. A
+reply that comes within it is read by a process that never slept, which spares the wake-up: on a virtual
+machine whose processors idle between the messages, the wake-up is most of a loopback round trip (busy
+polling, as network stacks do for latency; it costs the CPU it polls for when nothing else wants it).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import select
 import socket
 import struct
@@ -112,7 +114,7 @@ class Channel:
 
     def _poll(self, ends: float | None) -> bytes | None:
         """What a receive without waiting gets, asked until something comes or `poll_for` seconds (or the
-        deadline `ends`) pass: None when nothing came."""
+        deadline `ends`) pass, the processor yielded between asks: None when nothing came."""
         stop = time.monotonic() + self.poll_for
         if ends is not None and ends < stop:
             stop = ends
@@ -123,6 +125,7 @@ class Channel:
             except BlockingIOError:
                 if time.monotonic() >= stop:
                     return None
+                os.sched_yield()  # a process ready here (perhaps the one we wait for) goes first
             except OSError as exc:
                 raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
 

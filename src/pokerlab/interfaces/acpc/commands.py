@@ -14,6 +14,7 @@ import sys
 import threading
 
 from pokerlab.errors import ConfigError
+from pokerlab.interfaces.acpc.dealer import DEALER_POLL
 from pokerlab.interfaces.report import results_table
 
 _PLAY_DOC = (
@@ -190,9 +191,8 @@ def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen
 
 
 _POLL_HELP = (
-    "microseconds each read polls the socket before it sleeps (default 0): spares the wake-up of a reply "
-    "that comes within it, at the CPU it polls for; it pays on a machine whose other cores idle, and costs "
-    "on a busy one (benchmarks/acpc.py measures both)"
+    "microseconds each read polls the socket before it sleeps, yielding the processor between asks: "
+    "spares the wake-up of a reply that comes within it, at the CPU it polls for (benchmarks/acpc.py)"
 )
 
 
@@ -206,7 +206,12 @@ def _dealer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hand-timeout", type=float, default=60.0, help="seconds per hand and seat (default 60)")
     p.add_argument("--connect-timeout", type=float, default=60.0, help="seconds to wait for each client")
     p.add_argument("--ports", type=lambda s: [int(x) for x in s.split(",")], help="ports, comma-separated")
-    p.add_argument("--poll-us", type=float, default=0.0, help="the dealer's reads of answers: " + _POLL_HELP)
+    p.add_argument(
+        "--poll-us",
+        type=float,
+        default=DEALER_POLL * 1e6,
+        help=f"the dealer's reads of answers: {_POLL_HELP} (default {DEALER_POLL * 1e6:.0f})",
+    )
 
 
 def add_acpc_parser(sub, parser_class) -> None:
@@ -220,7 +225,7 @@ def add_acpc_parser(sub, parser_class) -> None:
     p.add_argument("--session", type=int, default=0, help="seeds the agent (as our sessions do)")
     p.add_argument("--log", help="write the final state line of every hand here")
     p.add_argument("--out", help="our results folder: every hand this client finished")
-    p.add_argument("--poll-us", type=float, default=0.0, help=_POLL_HELP)
+    p.add_argument("--poll-us", type=float, default=0.0, help=_POLL_HELP + " (default 0)")
     p.add_argument("host")
     p.add_argument("port", type=int)
     p.set_defaults(func=cmd_play)
@@ -231,6 +236,8 @@ def add_acpc_parser(sub, parser_class) -> None:
     p = acpc.add_parser("match", help="a duplicate match over the protocol", description=_MATCH_DOC)
     _dealer_options(p)
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
-    p.add_argument("--client-poll-us", type=float, default=0.0, help="our clients' reads: " + _POLL_HELP)
+    p.add_argument(
+        "--client-poll-us", type=float, default=0.0, help=f"our clients' reads: {_POLL_HELP} (default 0)"
+    )
     p.add_argument("agents", nargs="+", help='agent names, or cmd:"COMMAND" (run with HOST PORT appended)')
     p.set_defaults(func=cmd_match)
