@@ -21,9 +21,9 @@ from pokerlab.arena.store import read_hands
 from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, parse_acpc_state_line
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
-from pokerlab.interfaces.acpc.client import SEATS_COMMENT, AcpcClient, play
+from pokerlab.interfaces.acpc.client import AcpcClient, play
 from pokerlab.interfaces.acpc.dealer import run_dealer
-from pokerlab.interfaces.acpc.matchstate import matchstate_of, parse_matchstate
+from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, matchstate_of, parse_matchstate
 from pokerlab.interfaces.cli import main
 
 CONFIG = GameConfig()

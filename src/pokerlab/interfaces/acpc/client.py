@@ -22,7 +22,6 @@ import copy
 import logging
 import socket
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -34,25 +33,10 @@ from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_vi
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong, check_poll
 from pokerlab.interfaces.acpc.client_results import ClientResults
-from pokerlab.interfaces.acpc.matchstate import Follower, MatchState
+from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, Follower, MatchState, seats_of
 
 log = logging.getLogger(__name__)
 VERSION = "VERSION:2.0.0"
-#: The comment our dealer sends before each hand: the lasting seat at each position.
-SEATS_COMMENT = "# pokerlab seats "
-
-
-@lru_cache(maxsize=16)  # a dealer sends one comment a seat rotation: each is read once
-def seats_of(comment: str) -> tuple[int, ...] | None:
-    """The lasting seat at each position that a `SEATS_COMMENT` line tells, or None when it is malformed.
-
-    >>> seats_of(SEATS_COMMENT + "1|0"), seats_of(SEATS_COMMENT + "x")
-    ((1, 0), None)
-    """
-    try:
-        return tuple(int(s) for s in comment[len(SEATS_COMMENT) :].split("|"))
-    except ValueError:
-        return None
 
 
 @dataclass

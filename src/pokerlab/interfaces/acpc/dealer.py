@@ -29,8 +29,7 @@ from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.records import format_state_line
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.channel import check_poll
-from pokerlab.interfaces.acpc.client import SEATS_COMMENT
-from pokerlab.interfaces.acpc.matchstate import HandLines
+from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, HandLines
 from pokerlab.interfaces.acpc.seat import AcpcPlayer
 
 #: Seconds the dealer polls for each answer before it sleeps (`Channel.poll_for`): about what an

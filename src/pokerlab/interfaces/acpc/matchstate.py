@@ -10,11 +10,15 @@ Whose turn it is is never read from the line: the betting is replayed by our eng
 cards unknown, so a line that breaks the rules is refused with the engine's reason. `MatchState.replay`
 replays a line from the start (the reference); `Follower` keeps one engine state per hand and applies only
 what each line adds to the one before, replaying in full whenever a line is anything else.
+
+The comment our dealer sends before each hand, saying who sits where (`SEATS_COMMENT`), is read here too
+(`seats_of`): the one non-protocol line both sides know.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from pokerlab.cards import NUM_CARDS, format_card, parse_cards
@@ -31,6 +35,23 @@ _CODES = {text: c for c, text in enumerate(_TEXT)}
 _FIELDS = {"": ()} | {a + b: (_CODES[a], _CODES[b]) for a in _CODES for b in _CODES if a != b}
 _FIELDS |= {text: (c,) for text, c in _CODES.items()}
 _ROUND_CARDS = ((0, 3), (3, 4), (4, 5))  # the board cards of the flop, turn and river
+
+
+#: The comment our dealer sends before each hand: the lasting seat at each position.
+SEATS_COMMENT = "# pokerlab seats "
+
+
+@lru_cache(maxsize=16)  # a dealer sends one comment a seat rotation: each is read once
+def seats_of(comment: str) -> tuple[int, ...] | None:
+    """The lasting seat at each position that a `SEATS_COMMENT` line tells, or None when it is malformed.
+
+    >>> seats_of(SEATS_COMMENT + "1|0"), seats_of(SEATS_COMMENT + "x")
+    ((1, 0), None)
+    """
+    try:
+        return tuple(int(s) for s in comment[len(SEATS_COMMENT) :].split("|"))
+    except ValueError:
+        return None
 
 
 class MatchState(NamedTuple):
