@@ -7,7 +7,7 @@ set -euo pipefail
 RUNS=${1:-runs}
 HU=${2:-100}        # heads-up deals per match-up for full loki2 (x2 hands); loki2-triples plays 5x as many
 TABLE=${3:-100}     # ten-seat deals per match-up for loki2-triples (x10 hands)
-FULL=${4:-20}       # ten-seat deals for full loki2 against Loki-1 (x10 hands)
+FULL=${4:-100}      # ten-seat deals for full loki2 against each opponent (x10 hands)
 SEED=1
 OPPONENTS="loki1 loose-passive loose-aggressive tight-passive tight-aggressive call raise"
 mkdir -p "$RUNS"
@@ -21,5 +21,5 @@ for opp in $OPPONENTS; do
   match "hu-loki2-$opp" "$HU" "loki2,$opp"
   match "hu-loki2-triples-$opp" "$((5 * HU))" "loki2-triples,$opp"
   match "ten-loki2-triples-$opp" "$TABLE" "loki2-triples,loki2-triples$(printf ",$opp%.0s" 1 2 3 4 5 6 7 8)"
+  match "ten-loki2-$opp" "$FULL" "loki2,loki2$(printf ",$opp%.0s" 1 2 3 4 5 6 7 8)"
 done
-match "ten-loki2-loki1" "$FULL" "loki2,loki2$(printf ",loki1%.0s" 1 2 3 4 5 6 7 8)"

@@ -5,6 +5,8 @@ kind are pooled per deal and the 95 % confidence interval comes from the spread 
 (`pokerlab.arena.stats.summarize`, the figures `pokerlab match` prints).
 
 Run: ``.venv/bin/python docs/results/loki2-evidence/summarize.py [RUNS]`` (default: runs/ beside this file).
+A match whose folder is not in RUNS keeps its row from the summary.json already here, so a re-run of some
+matches updates their rows alone.
 """
 
 from __future__ import annotations
@@ -88,7 +90,12 @@ def plot(rows: list[dict], path: Path) -> None:
 
 def main() -> None:
     runs = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "runs"
-    rows = [read(f) for f in sorted(runs.iterdir()) if (f / "summary.json").is_file()]
+    fresh = {
+        r["match"]: r for r in (read(f) for f in sorted(runs.iterdir()) if (f / "summary.json").is_file())
+    }
+    # a match not in RUNS keeps its row from the summary here (its per-hand files need not be kept)
+    kept = json.loads((HERE / "summary.json").read_text()) if (HERE / "summary.json").is_file() else []
+    rows = [fresh.pop(r["match"], r) for r in kept] + list(fresh.values())
     (HERE / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
     with open(HERE / "summary.csv", "w", newline="") as f:
         writer = csv.writer(f)
