@@ -953,7 +953,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = trainers.add_parser("select", help="choose a run's checkpoint", description=cmd_train_select.__doc__)
     p.add_argument("run", help="the folder of a `pokerlab train td` run with stage-2 snapshots")
-    p.add_argument("--deals", type=_int_in(1, 10**8, "deals"), default=2000, help="duplicate deals each")
+    p.add_argument(
+        "--deals",
+        type=_int_in(1, 10**8, "deals"),
+        default=2000,
+        help="deals per candidate and opponent (default 2000)",
+    )
     p.add_argument(
         "--seed",
         type=_seed,
