@@ -8,8 +8,9 @@ run's small files (config.json, curve.csv, training.csv, final.json, curves.png,
 how many runs' CIs lie above or below 0 there (§A.9 items 2 and 7), and ``curves.png``: one panel per
 evaluation opponent, one line per run, with the median and range over the runs when there are several.
 
-`final_table` evaluates a run's final player against a list of opponents (duplicate sb/hand with its 95 %
-CI, §A.9 item 4) and measures its style against each: VPIP, PFR and aggression factor.
+`final_table` evaluates a run's final player (or another of its players, such as the one `train select`
+chose, `pokerlab.experiments.td_select`) against a list of opponents (duplicate sb/hand with its 95 % CI,
+§A.9 item 4) and measures its style against each: VPIP, PFR and aggression factor.
 
 `opponent_model_study` measures how well the next-action network of `pokerlab.modeling.next_action`
 predicts each opponent, against the frequency table and a uniform guess: it watches `train_hands` of the
@@ -27,7 +28,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, RAISE
 from pokerlab.agents import Agent, make_agent
-from pokerlab.agents.td.agent import load_td_agent
+from pokerlab.agents.td.agent import checkpoint_path, load_td_agent
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import GameConfig, HandState
@@ -228,6 +229,34 @@ def play_style(player: Agent, opponent: str, hands: int, seed: int, game: GameCo
 
 TABLE_HEADER = ["opponent", "sb_per_hand", "ci95_low", "ci95_high", "vpip", "pfr", "af"]
 
+#: The seed of the final tables reported in docs/results/td-holdem (10,000 deals, seed 2026): deals that a
+#: checkpoint selection (`pokerlab.experiments.td_select`) must not see.
+TABLE_SEED = 2026
+
+
+def fixed_opponents(run: Path) -> list[str]:
+    """The fixed opponents of a `pokerlab train td` run's schedule, in the order of its identity inputs."""
+    try:
+        schedule = json.loads((run / "config.json").read_text())["schedule"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise ConfigError(f"{run} is not a `pokerlab train td` run ({exc})") from None
+    return [n for n in schedule["opponents"] if n != "self"]
+
+
+def versus(where: str | Path, fixed: list[str], name: str, deals: int, seed: int):
+    """The frozen player at `where` (with the identity input of `name` when it was trained against it)
+    and its duplicate result against `name` in `deals` deals of seed `seed` (§A.9 items 2 and 4)."""
+    player = load_td_agent(str(where))
+    if player.config.opponent_ids:
+        player.opponent_id = fixed.index(name) if name in fixed else None
+    return player, duplicate_tournament([player, name], deals, player.config.game(), seed).results[0]
+
+
+def table_name(player: str) -> str:
+    """final-table.csv for the final checkpoint, final-table-NAME.csv for any other player file."""
+    stem = Path(player).name.removesuffix(".npz")
+    return "final-table.csv" if stem == "checkpoint" else f"final-table-{stem}.csv"
+
 
 def final_table(
     run: str | Path,
@@ -236,28 +265,31 @@ def final_table(
     seed: int,
     style_hands: int = 2000,
     progress=None,
+    player: str = "checkpoint",
 ) -> list[list]:
-    """Rows (opponent, sb/hand, CI, VPIP, PFR, AF) of the run's final player (its checkpoint, frozen, with
-    the identity input of an opponent it was trained against) in `deals` duplicate deals per opponent and
-    `style_hands` ordinary hands for its style; also written to final-table.csv in the run's folder."""
+    """Rows (opponent, sb/hand, CI, VPIP, PFR, AF) of one of the run's players (`player`: a file in the run's
+    folder such as "checkpoint", the final player, or "best", the one `train select` chose; or a path),
+    frozen, with the identity input of an opponent it was trained against, in `deals` duplicate deals per
+    opponent and `style_hands` ordinary hands for its style (§A.9 item 4); also written to the run's
+    folder, as `table_name(player)`. The selected player's table must be played on other deals than its
+    validation deals."""
     run = Path(run)
-    try:
-        schedule = json.loads((run / "config.json").read_text())["schedule"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise ConfigError(f"{run} is not a `pokerlab train td` run ({exc})") from None
-    fixed = [n for n in schedule["opponents"] if n != "self"]
+    fixed = fixed_opponents(run)
+    where = checkpoint_path(run / player)
+    selection = run / "select.json"
+    if where.resolve() == (run / "best.npz").resolve() and selection.is_file():
+        if json.loads(selection.read_text())["seed"] == seed:
+            raise ConfigError(
+                f"{where} was selected on the deals of seed {seed}: its table needs another --seed"
+            )
     rows = []
     for name in opponents:
-        player = load_td_agent(str(run))
-        if player.config.opponent_ids:
-            player.opponent_id = fixed.index(name) if name in fixed else None
-        game = player.config.game()
-        r = duplicate_tournament([player, name], deals, game, seed).results[0]
-        s = play_style(player, name, style_hands, seed, game)
+        agent, r = versus(where, fixed, name, deals, seed)
+        s = play_style(agent, name, style_hands, seed, agent.config.game())
         rows.append([name, *(round(v, 6) for v in (r.sb_per_hand, *r.ci95, s["vpip"], s["pfr"], s["af"]))])
         if progress:
             progress(f"vs {name}: {r.sb_per_hand:+.3f} [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]")
-    write_csv(run / "final-table.csv", TABLE_HEADER, rows)
+    write_csv(run / table_name(player), TABLE_HEADER, rows)
     return rows
 
 

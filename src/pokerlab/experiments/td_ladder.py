@@ -27,12 +27,13 @@ from pokerlab.learning.td import write_csv
 LADDER_HEADER = ["later", "earlier", "sb_per_hand", "ci95_low", "ci95_high"]
 
 
-def rungs(run: str | Path) -> list[tuple[int, Path]]:
-    """(training hands, file) of the run's snapshots and its later final checkpoint, oldest first."""
+def rungs(run: str | Path, what: str = "a ladder") -> list[tuple[int, Path]]:
+    """(training hands, file) of the run's snapshots and its later final checkpoint, oldest first; `what`
+    names the use in the error when there are fewer than two."""
     run = Path(run)
     if not run.is_dir():
         raise ConfigError(
-            f"{run}: no such run folder (a ladder reads the folder `pokerlab train td --out` wrote)"
+            f"{run}: no such run folder ({what} reads the folder `pokerlab train td --out` wrote)"
         )
     found = [(int(p.stem.split("-")[1]), p) for p in sorted((run / "snapshots").glob("hands-*.npz"))]
     final = run / "checkpoint.npz"
@@ -42,7 +43,7 @@ def rungs(run: str | Path) -> list[tuple[int, Path]]:
             found.append((hands, final))
     if len(found) < 2:
         raise ConfigError(
-            f"{run}: a ladder needs at least two snapshots (snapshots/hands-N.npz from a run with a stage 2, "
+            f"{run}: {what} needs at least two snapshots (snapshots/hands-N.npz from a run with a stage 2, "
             f"schedule stage2_after > 0), found {len(found)}"
         )
     return found

@@ -574,7 +574,7 @@ def cmd_train_table(args: argparse.Namespace) -> int:
     opponent in duplicate (sb/hand, 95 % CI) with its VPIP, PFR and aggression factor; writes
     RUN/final-table.csv."""
     from pokerlab.agents import parse_lineup
-    from pokerlab.experiments.td_holdem import final_table
+    from pokerlab.experiments.td_holdem import final_table, table_name
 
     opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
     show = _progress(args)
@@ -585,12 +585,41 @@ def cmd_train_table(args: argparse.Namespace) -> int:
         args.seed,
         args.style_hands,
         progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+        player=args.player,
     )
     print(f"{'opponent':<18}{'sb/hand':>8}  {'95% CI':<18}{'VPIP':>6}{'PFR':>6}{'AF':>6}")
     for name, value, low, high, vpip, pfr, af in rows:
         ci = f"[{low:+.3f}, {high:+.3f}]"
         print(f"{name:<18}{value:>+8.3f}  {ci:<18}{vpip:>6.0%}{pfr:>6.0%}{af:>6.2f}")
-    print(f"table in {args.run}/final-table.csv")
+    print(f"table in {args.run}/{table_name(args.player)}")
+    return 0
+
+
+def cmd_train_select(args: argparse.Namespace) -> int:
+    """Checkpoint selection on held-out deals (early stopping, LEARNING-SPEC §A.9 item 7): every stage-2
+    snapshot of a `pokerlab train td` run and its final player play --deals duplicate deals of the
+    validation seed against each opponent; --criterion over the schedule's fixed opponents picks one, copied
+    to RUN/best.npz (the player td:RUN/best). Writes RUN/select.csv and RUN/select.json. Training is not
+    changed."""
+    from pokerlab.agents import parse_lineup
+    from pokerlab.experiments.td_select import select
+
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents))) if args.opponents else None
+    show = _progress(args)
+    result = select(
+        args.run,
+        args.deals,
+        args.seed,
+        opponents,
+        args.criterion,
+        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+    )
+    judged = ", ".join(result["judged_on"])
+    print(f"{result['criterion']} over {judged} ({result['deals']} deals, seed {result['seed']}):")
+    for name, score in result["scores"].items():
+        mark = "  <- chosen" if name == result["chosen"] else ""
+        print(f"  {name:<28}{score:>+8.3f}{mark}")
+    print(f"the chosen player: td:{args.run}/best ({result['chosen']}); rows in {args.run}/select.csv")
     return 0
 
 
@@ -913,8 +942,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=_int_in(1, 10**8, "deals"), default=1000, help="duplicate deals each")
     p.add_argument("--style-hands", type=_int_in(1, 10**8, "hands"), default=2000, help="hands for VPIP etc.")
     p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
+    p.add_argument(
+        "--player",
+        default="checkpoint",
+        help="the run's player file: checkpoint (the final player, default), best (chosen by `train select`; "
+        "table in final-table-best.csv), snapshots/hands-N or a path",
+    )
     _add_progress_option(p)
     p.set_defaults(func=cmd_train_table)
+
+    p = trainers.add_parser("select", help="choose a run's checkpoint", description=cmd_train_select.__doc__)
+    p.add_argument("run", help="the folder of a `pokerlab train td` run with stage-2 snapshots")
+    p.add_argument(
+        "--deals",
+        type=_int_in(1, 10**8, "deals"),
+        default=2000,
+        help="deals per candidate and opponent (default 2000)",
+    )
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=7,
+        help="the validation seed (default 7); it must differ from 2026, the reported final tables' seed",
+    )
+    p.add_argument("--opponents", default=None, help="opponents (default: the schedule's fixed opponents)")
+    p.add_argument(
+        "--criterion",
+        default="mean",
+        help="mean: the mean sb/hand over the fixed opponents (default); worst-low: their worst CI low bound",
+    )
+    _add_progress_option(p)
+    p.set_defaults(func=cmd_train_select)
 
     p = trainers.add_parser("ladder", help="snapshot ladder of a run", description=cmd_train_ladder.__doc__)
     p.add_argument("run", help="the folder of a `pokerlab train td` run with stage-2 snapshots")
