@@ -95,7 +95,7 @@ def main() -> None:
     }
     # a match not in RUNS keeps its row from the summary here (its per-hand files need not be kept)
     kept = json.loads((HERE / "summary.json").read_text()) if (HERE / "summary.json").is_file() else []
-    rows = [fresh.pop(r["match"], r) for r in kept] + list(fresh.values())
+    rows = sorted([fresh.pop(r["match"], r) for r in kept] + list(fresh.values()), key=lambda r: r["match"])
     (HERE / "summary.json").write_text(json.dumps(rows, indent=1) + "\n")
     with open(HERE / "summary.csv", "w", newline="") as f:
         writer = csv.writer(f)
