@@ -2,12 +2,16 @@
 isolated in their own processes. Each tells what it managed through `Decision.info`."""
 
 import gc
+import itertools
 import os
 import sys
 import time
 
+import numpy as np
+
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents import Agent, Decision
+from pokerlab.arena.dealing import deal_cards
 
 
 def _foreign_cards(state, own) -> int:
@@ -125,3 +129,41 @@ class Garbage(Agent):
 
     def act(self, view):
         return 7
+
+
+class SeedThief(Agent):
+    """Tries to learn the match seed, from which every deal follows (`arena.dealing`): first from the
+    SeedSequence inside its generator, then by trying small seeds until one makes its generator's first
+    state. After the flop it says which route gave a seed that deals its own cards and this board."""
+
+    name = "seed-thief"
+    SMALL = 16  # seeds tried by brute force: 0 .. SMALL - 1
+    LOOK = 64  # deals of a candidate seed compared with the hand in play
+
+    def seed(self, rng):
+        super().seed(rng)
+        self.first_state = rng.bit_generator.state["state"]
+        self.route = None
+
+    def _deals_this_hand(self, seed, view) -> bool:
+        n = view.players
+        for d in range(self.LOOK):
+            cards = deal_cards(seed, d, n)
+            if set(cards[2 * n : 2 * n + 3]) == set(view.board[:3]) and set(view.hole) <= set(cards[: 2 * n]):
+                return True
+        return False
+
+    def _steal(self, view) -> str:
+        entropy = np.atleast_1d(self.rng.bit_generator.seed_seq.entropy)
+        if any(self._deals_this_hand(int(e), view) for e in entropy):
+            return "seed_seq"
+        for seed, session, j in itertools.product(range(self.SMALL), range(8), range(view.players)):
+            state = np.random.default_rng([seed, 1, session, j]).bit_generator.state["state"]
+            if state == self.first_state and self._deals_this_hand(seed, view):
+                return "brute force"
+        return "none"
+
+    def act(self, view):
+        if view.board and self.route is None:
+            self.route = self._steal(view)
+        return Decision(CALL, None, {"route": self.route})

@@ -1,12 +1,15 @@
 """Isolation, deadlines and misbehaving players (issue 8): an isolated agent sees only serialised views."""
 
+import pickle
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pokerlab import play_match
+from pokerlab.arena.players import seat_generator
 from pokerlab.arena.store import read_decisions, read_hands
 from pokerlab.errors import IllegalAction
 
@@ -44,6 +47,45 @@ def test_isolated_cheat_sees_nothing_and_cannot_lift_the_cap(tmp_path):
     assert result.faults == [0, 0, 0]
     # the cheat raised whenever it could and changed its own copy of the config: the cap still holds
     assert_capped(tmp_path / "hands.sqlite")
+
+
+def routes(path) -> set[str]:
+    """The routes to the match seed that the seed thief reports in a match's decisions."""
+    return {d["info"]["route"] for d in read_decisions(path) if d["info"] and d["info"]["route"]}
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_a_bot_is_not_handed_the_match_seed(tmp_path, isolate):
+    """The seat's generator draws what ``default_rng([seed, 1, session, seat])`` draws but does not carry
+    that list: the thief finds no seed in it. With seed 1 trying small seeds still finds it (hence the
+    README's advice of a large seed for untrusted bots); with a 64-bit seed nothing does."""
+    play_match(
+        [spec("SeedThief"), "call", "call"],
+        12,
+        seed=1,
+        isolate=isolate,
+        out=tmp_path / "small",
+        log_decisions=True,
+    )
+    assert routes(tmp_path / "small" / "hands.sqlite") == {"brute force"}
+    play_match(
+        [spec("SeedThief"), "call", "call"],
+        12,
+        seed=2**64 - 59,
+        isolate=isolate,
+        out=tmp_path / "large",
+        log_decisions=True,
+    )
+    assert routes(tmp_path / "large" / "hands.sqlite") == {"none"}
+
+
+def test_the_seat_generator_draws_the_numbers_of_its_entropy_and_hides_it():
+    entropy = [12345, 1, 0, 2]
+    ours, plain = seat_generator(entropy), np.random.default_rng(entropy)
+    assert (ours.integers(0, 2**62, 100) == plain.integers(0, 2**62, 100)).all()
+    pickled = pickle.loads(pickle.dumps(seat_generator(entropy)))
+    assert 12345 not in np.atleast_1d(pickled.bit_generator.seed_seq.entropy)
+    assert seat_generator(entropy).random() != seat_generator([12345, 1, 0, 3]).random()
 
 
 def test_tampering_with_the_view_config_in_process_changes_nothing(tmp_path):

@@ -14,6 +14,7 @@ instance (a template: each session starts from a copy of it, taken before it pla
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 import time
 import traceback
@@ -26,6 +27,22 @@ from pokerlab.agents import Agent, make_agent
 from pokerlab.agents.base import Decision, overrides
 from pokerlab.engine import ActionRecord, HandEnd, HandStart, SeatView
 from pokerlab.errors import ConfigError
+
+
+def seat_generator(entropy: list[int]) -> np.random.Generator:
+    """The numbers of ``np.random.default_rng(entropy)``, without `entropy` in the generator.
+
+    A seat's entropy begins with the match seed, from which `arena.dealing` computes every deal, and a
+    numpy generator keeps the SeedSequence it was made from (its ``bit_generator.seed_seq``, pickled too):
+    handed over as is, it would tell an agent every card. This generator's state is a copy (the same
+    draws, so the results are unchanged) and its SeedSequence, for ``spawn``, comes from a one-way hash
+    of the entropy. What remains is trying seeds one by one through SeedSequence until one gives the
+    state; against untrusted bots a seed of 64 random bits closes that too.
+    """
+    digest = hashlib.blake2b(repr([int(x) for x in entropy]).encode(), digest_size=16).digest()
+    bits = np.random.PCG64(np.random.SeedSequence(int.from_bytes(digest, "little")))
+    bits.state = np.random.default_rng(entropy).bit_generator.state
+    return np.random.Generator(bits)
 
 
 class Timeout(Exception):
@@ -82,7 +99,7 @@ class LocalPlayer:
     def new_session(self, rng_entropy: list[int], agent: Agent | None = None) -> None:
         """Start a session with a fresh agent (or `agent` itself) seeded from `rng_entropy`."""
         self.agent = agent if agent is not None else self.spec.make()
-        self.agent.seed(np.random.default_rng(rng_entropy))
+        self.agent.seed(seat_generator(rng_entropy))
         a = self.agent
         self.wants_begin = overrides(a, "begin_hand")
         self.wants_observe = overrides(a, "observe")
@@ -188,9 +205,9 @@ def _serve(conn) -> None:
                 hand.add(records)
                 agent.end_hand(HandEnd(hand.start.position, nets, shown, board, hand.actions))
             elif kind == "session":
-                _, spec, entropy = message
+                _, spec, generator = message
                 agent = spec.make()
-                agent.seed(np.random.default_rng(entropy))
+                agent.seed(generator)
                 hooks = tuple(overrides(agent, h) for h in ("begin_hand", "observe", "end_hand"))
                 conn.send(("ready", hooks))
             elif kind == "close":
@@ -247,7 +264,7 @@ class IsolatedPlayer:
         return tuple(map(tuple, new))
 
     def new_session(self, rng_entropy: list[int], agent: Agent | None = None) -> None:
-        self._send(("session", self.spec, rng_entropy))
+        self._send(("session", self.spec, seat_generator(rng_entropy)))
         reply = self._receive(self.start_timeout)
         if reply[0] != "ready":
             raise ConfigError(f"agent {self.spec.name!r} could not start in its process: {reply[-1]}")
