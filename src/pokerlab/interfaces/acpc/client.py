@@ -24,11 +24,10 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from pokerlab.actions import ACTION_LETTERS, CALL
 from pokerlab.agents import Agent
 from pokerlab.agents.base import overrides
+from pokerlab.arena.players import seat_generator
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong, check_poll
@@ -144,7 +143,7 @@ class AcpcClient:
             else:
                 self.seats = tuple((q + ms.hand) % n for q in range(n))  # ACPC's reference dealer
             if not self.seeded:
-                agent.seed(np.random.default_rng([self.seed, 1, self.session, self.seats[p]]))
+                agent.seed(seat_generator([self.seed, 1, self.session, self.seats[p]]))
                 self.seeded = True
             if self.wants_begin:
                 agent.begin_hand(hand_start(state, p, self.seats, self.seat_config, ms.hand))
