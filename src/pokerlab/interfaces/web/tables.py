@@ -32,6 +32,7 @@ from pokerlab.actions import check_or_fold
 from pokerlab.agents.base import overrides, split_decision
 from pokerlab.agents.registry import make_agent
 from pokerlab.arena.dealing import Dealer
+from pokerlab.arena.players import seat_generator
 from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.interfaces.web import frames
 from pokerlab.interfaces.web.accounts import AccountError
@@ -121,7 +122,7 @@ class Table:
         for s in range(spec.seats):
             bot = spec.bots[s % len(spec.bots)]
             agent = make_agent(bot)
-            agent.seed(np.random.default_rng([web.seed, table_id, s]))
+            agent.seed(seat_generator([web.seed, table_id, s]))
             self.seats.append(Seat(s, bot, agent, store.bot_user(bot)))
         self.seat_configs = [copy.copy(self.config) for _ in self.seats]
         self.hand: frames.LiveHand | None = None
