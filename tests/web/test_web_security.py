@@ -1,6 +1,6 @@
 """Security of the web table, on the raw frames of a real server: no other seat's hole cards before the
 showdown, bad and oversized frames and out-of-turn actions refused without effect, logged-out and wrong
-users kept out, passwords never in clear, log-in rate limit."""
+users kept out, passwords never in clear, log-in rate limit, the session cookie's flags."""
 
 from __future__ import annotations
 
@@ -204,3 +204,13 @@ def test_login_limiter_window_slides():
     assert not limiter.blocked("b", "n", now=59.0) and not limiter.blocked("a", "m", now=59.0)
     assert not limiter.blocked("a", "n", now=60.5)  # the first failure left the window
     assert not limiter.blocked("a", "n", now=200.0) and limiter._times == {}  # quiet keys are forgotten
+
+
+def test_the_session_cookie_is_http_only_same_site_and_secure_over_https(live):
+    """Over plain HTTP the cookie cannot be Secure (the browser would drop it); behind a proxy that ends
+    TLS and says so (X-Forwarded-Proto from a trusted address: uvicorn's proxy headers) it is."""
+    body = {"name": "fay", "password": "right password"}
+    plain = live.client().post("/api/signup", json=body).headers["set-cookie"].lower()
+    assert "httponly" in plain and "samesite=strict" in plain and "secure" not in plain
+    tls = live.client().post("/api/login", json=body, headers={"X-Forwarded-Proto": "https"})
+    assert tls.status_code == 200 and "; secure" in tls.headers["set-cookie"].lower()

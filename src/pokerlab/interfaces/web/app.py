@@ -74,9 +74,13 @@ async def _body(request: Request) -> dict:
     return data
 
 
-def _logged_in(user, token: str, status: int) -> JSONResponse:
+def _logged_in(request: Request, user, token: str, status: int) -> JSONResponse:
+    """The user's name and bankroll, with the session cookie: never readable by scripts, never sent by other
+    sites, and over HTTPS (the request's scheme; behind a proxy that ends TLS, run uvicorn with its proxy
+    headers trusted) never sent over plain HTTP."""
     response = JSONResponse({"name": user.name, "bankroll": user.bankroll}, status_code=status)
-    response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+    secure = request.url.scheme == "https"
+    response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/", secure=secure)
     return response
 
 
@@ -89,7 +93,7 @@ async def signup(request: Request):
     user, token = await asyncio.to_thread(
         _server(request).accounts.signup, data.get("name"), data.get("password")
     )
-    return _logged_in(user, token, 201)
+    return _logged_in(request, user, token, 201)
 
 
 @router.post("/login")
@@ -98,7 +102,7 @@ async def login(request: Request):
     address = request.client.host if request.client else "?"
     accounts = _server(request).accounts
     user, token = await asyncio.to_thread(accounts.login, data.get("name"), data.get("password"), address)
-    return _logged_in(user, token, 200)
+    return _logged_in(request, user, token, 200)
 
 
 @router.post("/logout")
