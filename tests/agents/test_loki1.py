@@ -7,7 +7,10 @@ import pytest
 
 from pokerlab import GameConfig, HandState, duplicate_tournament, make_agent, play_match
 from pokerlab.agents import Agent
+from pokerlab.agents.base import split_decision
 from pokerlab.agents.loki1 import VARIANTS, Loki1Agent, Loki1Config
+from pokerlab.agents.loki1.preflop import PreflopStrategy
+from pokerlab.arena.store import read_decisions
 from pokerlab.cards import parse_cards
 from pokerlab.engine import CALL, FOLD, RAISE, seat_view
 from pokerlab.errors import ConfigError
@@ -31,9 +34,9 @@ class Checked(Agent):
         self.inner.begin_hand(start)
 
     def act(self, view):
-        action = self.inner.act(view)
-        self.seen.append((view.to_call, action, view.legal_actions))
-        return action
+        decision = self.inner.act(view)
+        self.seen.append((view.to_call, split_decision(decision)[0], view.legal_actions))
+        return decision
 
     def end_hand(self, end):
         self.inner.end_hand(end)
@@ -72,7 +75,7 @@ def test_raises_the_nuts_on_every_street():
         while not state.is_over:
             if state.actor == 2:
                 view = seat_view(state, 2)
-                action = loki.act(view)
+                action = loki.act(view).action
                 if action == RAISE:
                     raised_on.add(view.round)
             else:
@@ -166,3 +169,19 @@ def test_preflop_weighting_rounds_leave_the_tables_as_the_flop_found_them():
         assert not np.array_equal(tables[rounds][0][0], np.ones(1326))  # the pre-flop call re-weighted
     assert np.array_equal(tables["preflop"][0], tables["preflop"][1])
     assert not np.array_equal(tables["all"][0][0], tables["all"][1][0])
+
+
+def test_each_decision_says_why_in_the_stored_decisions(tmp_path):
+    """Pre-flop the strategy, after the flop the rule and the hand values it used (issue 6's decision
+    info), stored with the hand so that a replay can show them."""
+    play_match(["loki1", "call", "raise"], 20, seed=3, out=tmp_path, log_decisions=True)
+    infos = [d["info"] for d in read_decisions(tmp_path / "hands.sqlite") if d["seat"] == 0]
+    strategies = {s.name for s in PreflopStrategy}
+    preflop = [i for i in infos if i["rule"] in strategies]
+    postflop = [i for i in infos if "hs_n" in i]
+    assert preflop and postflop and all(set(i) == {"rule"} for i in preflop)
+    assert len(preflop) + len(postflop) + sum(i["rule"] == "check-raise" for i in infos) == len(infos)
+    eps = 1e-12
+    for i in postflop:
+        assert 0.0 <= i["hs_n"] <= i["ehs_optimistic"] + eps <= 1.0 + 2 * eps, i
+        assert i["ehs"] <= i["ehs_optimistic"] + eps and 0.0 <= i["potential"] <= 1.0, i

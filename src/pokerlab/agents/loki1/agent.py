@@ -2,7 +2,8 @@
 
 Pre-flop it plays the expert system of `preflop`; after the flop it assesses its hand against the field
 array of its opponents' weight tables and applies the priority rules of `postflop`. Every opponent action
-re-weights that opponent's table (`opponents`).
+re-weights that opponent's table (`opponents`). Each answer is a `Decision` whose info says why: the rule
+(the pre-flop strategy, or the post-flop rule that fired) and, after the flop, HS_n, EHS, EHS' and PPOT.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
-from pokerlab.agents.base import Agent
+from pokerlab.agents.base import Agent, Decision
 from pokerlab.agents.loki1.config import VARIANTS, Loki1Config
 from pokerlab.agents.loki1.opponents import HandFollower, bets_faced
 from pokerlab.agents.loki1.postflop import PostflopSituation, decide
@@ -47,6 +48,7 @@ class Loki1Agent(Agent):
         self._seats: tuple[int, ...] = ()
         self.last_hand: HandFollower | None = None  # the finished hand, for inspection
         self.last_rule = ""  # which rule decided the last action (for logs and tests)
+        self._values: dict[str, float] = {}  # the last post-flop decision's hand values
 
     def forget(self) -> None:
         self.frequencies = {}
@@ -77,7 +79,7 @@ class Loki1Agent(Agent):
         self._seats = seats
         return self._hand
 
-    def act(self, view: SeatView) -> int:
+    def act(self, view: SeatView) -> Decision:
         hand = self._hand
         if hand is None or hand.hole != view.hole or hand.seen > len(view.actions):
             # asked to act without begin_hand (a view built by hand): follow the hand from this view
@@ -86,13 +88,16 @@ class Loki1Agent(Agent):
         hand.catch_up(view.round)
         if view.round == PREFLOP:
             action = self._preflop(view, hand)
+            info = {"rule": hand.strategy.name}
         else:
+            self._values = {}
             action = self._postflop(view, hand)
+            info = {"rule": self.last_rule} | self._values
         if action == RAISE and RAISE not in view.legal_actions:
             action = CALL
         if action == FOLD and view.to_call == 0:
             action = CALL  # never fold when checking is free
-        return action
+        return Decision(action, None, info)
 
     def end_hand(self, end: HandEnd) -> None:
         hand = self._hand
@@ -137,6 +142,7 @@ class Loki1Agent(Agent):
             return RAISE
         opponents = len(hand.opponents())
         hs_n, ehs, ehs_opt, ppot = self._own_values(view, hand)
+        self._values = {"hs_n": hs_n, "ehs": ehs, "ehs_optimistic": ehs_opt, "potential": ppot}
         bet = view.config.bet_size(view.round)
         situation = PostflopSituation(
             round_index=view.round,

@@ -47,11 +47,11 @@ class Loki2Agent(Loki1Agent):
         self._seats = seats
         return self._hand
 
-    def act(self, view: SeatView) -> int | Decision:
+    def act(self, view: SeatView) -> Decision:
         self._blinds, self._decision = view.blinds, None
-        action = super().act(view)
+        rules = super().act(view)  # Loki-1's checks of the action, and its info where the rules decided
         decision = self._decision
-        return action if decision is None else decision._replace(action=action)
+        return rules if decision is None else decision._replace(action=rules.action)
 
     def _postflop(self, view: SeatView, hand: TripleFollower) -> int:
         loki2 = self.loki2
@@ -99,7 +99,7 @@ class Loki2Agent(Loki1Agent):
         hand.semi_bluffing = (action == RAISE and view.to_call == 0 and ehs_opt < rules.make1) or (
             hand.semi_bluffing and view.to_call == 0
         )
-        self._decision = Decision(action, probabilities, info)
+        self._decision = Decision(action, probabilities, {"rule": self.last_rule} | info)
         return action
 
     def _keep_weights(self, hand: TripleFollower) -> dict[int, np.ndarray]:
