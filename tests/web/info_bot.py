@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from pokerlab.actions import CALL
+from pokerlab.actions import CALL, FOLD
 from pokerlab.agents.base import Agent, Decision
 
 
@@ -13,6 +13,14 @@ class InfoBot(Agent):
     def act(self, view):
         info = {"hand_strength": np.float64(0.25), "evs": np.array([0.0, 1.5, -2.0]), "round": view.round}
         return Decision(CALL, (0.0, 1.0, 0.0), info)
+
+
+class ShyInfoBot(InfoBot):
+    """Logs like InfoBot, and folds to any bet after the flop: against a bettor it never shows its cards."""
+
+    def act(self, view):
+        decision = super().act(view)
+        return decision._replace(action=FOLD) if view.round > 0 and view.to_call > 0 else decision
 
 
 class SlowBot(Agent):

@@ -20,6 +20,7 @@ from pokerlab.interfaces.web.store import HandStore, seat_counters
 from pokerlab.interfaces.web.tables import jsonable
 
 INFO_BOT = f"{Path(__file__).with_name('info_bot.py')}:InfoBot"
+SHY_INFO_BOT = f"{Path(__file__).with_name('info_bot.py')}:ShyInfoBot"
 
 
 def test_bankrolls_are_the_sum_of_finished_hands_and_chips_are_conserved(tmp_path, database_url):
@@ -82,7 +83,7 @@ def test_replay_shows_own_and_shown_cards_and_the_bots_thoughts_and_phh_replays(
         assert set(replay["holes"]) == {"0"} | set(replay["shown"])
         kinds = {s["seat"]: s["name"] for s in replay["seats"]}
         for step in replay["steps"]:
-            if kinds[step["seat"]] == INFO_BOT:
+            if kinds[step["seat"]] == INFO_BOT and str(step["seat"]) in replay["holes"]:
                 round_index = ROUND_NAMES.index(step["round"])
                 assert step["info"] == {
                     "probabilities": [0.0, 1.0, 0.0],
@@ -192,6 +193,30 @@ def test_reconnect_to_the_same_seat_and_tables_without_people_pause(tmp_path):
         server.stop()
 
 
+def test_a_bots_thoughts_stay_hidden_with_its_cards(tmp_path):
+    """Against a bettor the shy bot folds after the flop and never shows: its logged thoughts, which
+    would tell about its cards, are left out of the replay with them."""
+    server = LiveServer(web_config(tmp_path, f"10-20/2/{SHY_INFO_BOT}"))
+    try:
+        alice = server.person("alice")
+        alice.post("/api/tables/1/sit", json={"seat": 1})
+        with server.socket(alice, 1) as ws:
+            play(ws, 4, "raise")
+        stand_up(alice, 1)
+        replays = [alice.get(f"/api/hands/{h['id']}").json() for h in alice.get("/api/hands").json()]
+    finally:
+        server.stop()
+    folded = 0
+    for replay in replays:
+        bot_steps = [step for step in replay["steps"] if step["seat"] == 0]
+        if "0" in replay["holes"]:  # shown down (a hand dealt before alice's socket was open: she checked)
+            assert all(step["info"] is not None for step in bot_steps)
+        elif bot_steps:  # (none where alice, gone, folded first)
+            assert bot_steps[-1]["action"] == "fold" and all(step["info"] is None for step in bot_steps)
+            folded += 1
+    assert folded >= 3
+
+
 def test_loki2s_thoughts_reach_the_replay(tmp_path):
     """A real bot's log (Loki-2: hand strength, probability triple, simulated EVs) is stored as JSON."""
     server = LiveServer(web_config(tmp_path, "10-20/3/loki2,call"))
@@ -209,7 +234,8 @@ def test_loki2s_thoughts_reach_the_replay(tmp_path):
     finally:
         server.stop()
     thoughts = [s["info"] for s in steps if s["seat"] == 0 and s["info"] is not None]
-    assert thoughts  # after the flop (Loki-2 logs no info for its pre-flop rules)
-    for t in thoughts:
+    triples = [t for t in thoughts if "triple" in t["info"]]  # after the flop; before it, only the rule
+    assert triples and all("rule" in t["info"] for t in thoughts)
+    for t in triples:
         assert abs(sum(t["probabilities"]) - 1) < 1e-9
         assert 0 <= t["info"]["hs_n"] <= 1 and abs(sum(t["info"]["triple"]) - 1) < 1e-6

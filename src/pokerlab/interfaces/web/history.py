@@ -3,7 +3,8 @@ leaderboard and bankroll curves.
 
 A person reads only hands they played (anyone else's answers `None`, which the app turns into 404), and
 in them only their own hole cards and those shown down: every other hole card is left out of the replay
-and written as unknown (``????``) in PHH. The PHH comes from the engine's `HandRecord` and
+and written as unknown (``????``) in PHH. What a bot logged for a decision goes with it only where its
+cards are seen too. The PHH comes from the engine's `HandRecord` and
 `pokerlab.interfaces.phh.to_phh`, so it replays in PokerKit and in ``pokerlab history replay``.
 """
 
@@ -65,6 +66,7 @@ def replay(sessions, hand_id: int, user_id: int) -> dict | None:
     config = GameConfig.from_dict(hand.config)
     state = HandState(config, list(hand.holes), list(hand.board), list(hand.stacks))
     seat = [pl["seat"] for pl in hand.seats]
+    visible = _visible(hand, position)
     steps = []
     for (p, a), decision in zip(hand.actions, hand.decisions, strict=True):
         state.act(a)
@@ -76,10 +78,10 @@ def replay(sessions, hand_id: int, user_id: int) -> dict | None:
                 "amount": record.amount,
                 "round": ROUND_NAMES[record.round],
                 "pot": state.pot,
-                "info": decision,
+                # what a bot thought of a hand it did not show would tell about its cards
+                "info": decision if visible[2 * p] != UNKNOWN else None,
             }
         )
-    visible = _visible(hand, position)
     holes = {
         str(seat[p]): cards(visible[2 * p : 2 * p + 2]) for p in range(len(seat)) if visible[2 * p] != UNKNOWN
     }
