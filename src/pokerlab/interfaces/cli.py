@@ -534,7 +534,6 @@ def cmd_train_td(args: argparse.Namespace) -> int:
     }
     if changes:
         schedule = type(schedule)(**{**schedule.to_json(), **changes})
-    show = _progress(args)
     trainer = train(
         config,
         schedule,
@@ -542,7 +541,7 @@ def cmd_train_td(args: argparse.Namespace) -> int:
         args.seed,
         args.out,
         resume=args.resume,
-        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+        progress=_progress_lines(args),
     )
     final = json.loads((Path(args.out) / "final.json").read_text())
     if args.json:
@@ -577,14 +576,13 @@ def cmd_train_table(args: argparse.Namespace) -> int:
     from pokerlab.experiments.td_holdem import final_table, table_name
 
     opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
-    show = _progress(args)
     rows = final_table(
         args.run,
         opponents,
         args.deals,
         args.seed,
         args.style_hands,
-        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+        progress=_progress_lines(args),
         player=args.player,
     )
     print(f"{'opponent':<18}{'sb/hand':>8}  {'95% CI':<18}{'VPIP':>6}{'PFR':>6}{'AF':>6}")
@@ -605,14 +603,13 @@ def cmd_train_select(args: argparse.Namespace) -> int:
     from pokerlab.experiments.td_select import select
 
     opponents = list(dict.fromkeys(parse_lineup(args.opponents))) if args.opponents else None
-    show = _progress(args)
     result = select(
         args.run,
         args.deals,
         args.seed,
         opponents,
         args.criterion,
-        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+        progress=_progress_lines(args),
     )
     judged = ", ".join(result["judged_on"])
     print(f"{result['criterion']} over {judged} ({result['deals']} deals, seed {result['seed']}):")
@@ -629,13 +626,12 @@ def cmd_train_ladder(args: argparse.Namespace) -> int:
     from pokerlab.experiments.td_ladder import ladder
 
     out = args.out or str(Path(args.run) / "ladder")
-    show = _progress(args)
     rows = ladder(
         args.run,
         args.deals,
         args.seed,
         out,
-        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+        progress=_progress_lines(args),
     )
     for later, earlier, value, low, high in rows:
         print(f"{later:>10} vs {earlier:>10}  {value:+.3f} sb/hand [{low:+.3f}, {high:+.3f}]")
@@ -650,7 +646,6 @@ def cmd_train_exploit(args: argparse.Namespace) -> int:
     from pokerlab.experiments.td_exploit import exploit
 
     versions = tuple(v.strip() for v in args.versions.split(",") if v.strip())
-    show = _progress(args)
     rows = exploit(
         args.checkpoint,
         args.hands,
@@ -659,7 +654,7 @@ def cmd_train_exploit(args: argparse.Namespace) -> int:
         deals=args.deals,
         versions=versions,
         epsilon=args.epsilon,
-        progress=(lambda line: print(line, file=sys.stderr, flush=True)) if show else None,
+        progress=_progress_lines(args),
     )
     print("version   learner training, last fifth   learner frozen, duplicate (sb/hand)")
     for r in rows:
@@ -689,6 +684,11 @@ def _progress(args: argparse.Namespace) -> bool:
     """Show the progress bar (stderr: hands done, hands/s, time left) when asked, by default when stderr is
     a terminal: also with --json, whose numbers go to stdout; never into a log file or a pipe."""
     return sys.stderr.isatty() if args.progress is None else args.progress
+
+
+def _progress_lines(args: argparse.Namespace):
+    """Where a long command's progress lines go: stderr, when `_progress` says to show progress."""
+    return (lambda line: print(line, file=sys.stderr, flush=True)) if _progress(args) else None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
