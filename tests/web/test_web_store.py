@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from live_server import LiveServer, books, play, stand_up, web_config
 from sqlalchemy import select
 
@@ -193,10 +194,11 @@ def test_reconnect_to_the_same_seat_and_tables_without_people_pause(tmp_path):
         server.stop()
 
 
-def test_a_bots_thoughts_stay_hidden_with_its_cards(tmp_path):
+@pytest.mark.parametrize("show_thoughts", [False, True])
+def test_a_bots_thoughts_stay_hidden_with_its_cards(tmp_path, show_thoughts):
     """Against a bettor the shy bot folds after the flop and never shows: its logged thoughts, which
-    would tell about its cards, are left out of the replay with them."""
-    server = LiveServer(web_config(tmp_path, f"10-20/2/{SHY_INFO_BOT}"))
+    would tell about its cards, are left out of the replay with them, unless the server shows them all."""
+    server = LiveServer(web_config(tmp_path, f"10-20/2/{SHY_INFO_BOT}", show_thoughts=show_thoughts))
     try:
         alice = server.person("alice")
         alice.post("/api/tables/1/sit", json={"seat": 1})
@@ -212,7 +214,8 @@ def test_a_bots_thoughts_stay_hidden_with_its_cards(tmp_path):
         if "0" in replay["holes"]:  # shown down (a hand dealt before alice's socket was open: she checked)
             assert all(step["info"] is not None for step in bot_steps)
         elif bot_steps:  # (none where alice, gone, folded first)
-            assert bot_steps[-1]["action"] == "fold" and all(step["info"] is None for step in bot_steps)
+            assert bot_steps[-1]["action"] == "fold"
+            assert all((step["info"] is not None) == show_thoughts for step in bot_steps)
             folded += 1
     assert folded >= 3
 

@@ -708,6 +708,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         action_seconds=args.action_seconds,
         run_bot_tables=args.run_bot_tables,
         pause_seconds=args.pause_seconds,
+        show_thoughts=args.show_thoughts,
     )
     serve(config, host=args.host, port=args.port)
     return 0
@@ -1048,6 +1049,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--run-bot-tables",
         action="store_true",
         help="tables where no person sits play on (default: they pause)",
+    )
+    p.add_argument(
+        "--show-thoughts",
+        action="store_true",
+        help="replays show what a bot logged also for hands it did not show down (teaching; default: only "
+        "where its cards were seen)",
     )
     p.set_defaults(func=cmd_serve)
     from pokerlab.interfaces.acpc.commands import add_acpc_parser

@@ -81,6 +81,7 @@ def server(tmp_path_factory):
         str(ACTION_SECONDS),
         "--pause-seconds",
         "0.3",
+        "--show-thoughts",  # the replayer's test needs a bot's thoughts in a few hands, shown down or not
     ]
     log = open(folder / "server.log", "w+b")  # noqa: SIM115 (closed below)
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

@@ -13,6 +13,7 @@ import json
 import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI, Request, Response, WebSocket
@@ -176,7 +177,8 @@ async def _own_hand(request: Request, hand_id: int, read):
 
 @router.get("/hands/{hand_id}")
 async def hand(request: Request, hand_id: int):
-    return await _own_hand(request, hand_id, history.replay)
+    show = _server(request).config.show_thoughts
+    return await _own_hand(request, hand_id, partial(history.replay, show_thoughts=show))
 
 
 @router.get("/hands/{hand_id}/phh")

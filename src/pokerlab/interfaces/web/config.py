@@ -105,6 +105,8 @@ class WebConfig:
       keeps the seat between hands before being stood up.
     * ``bot_stack_bets``: bots sit with this many big bets, topped up before every hand.
     * ``run_bot_tables``: tables without a person play on (load tests, kill tests); otherwise they pause.
+    * ``show_thoughts``: replays show what a bot logged also where its cards stayed hidden (a teaching
+      server; it tells about the bot's cards); by default only where its cards were seen.
     * ``pause_seconds``: the pause between hands where a person sits (to read the showdown).
     * ``login_failures`` within ``login_window_seconds`` from one address for one name answer 429.
     * ``session_hours``: how long a log-in lasts. ``max_frame_bytes``: the largest client frame.
@@ -118,6 +120,7 @@ class WebConfig:
     reconnect_seconds: float = 60.0
     bot_stack_bets: int = 100
     run_bot_tables: bool = False
+    show_thoughts: bool = False
     pause_seconds: float = 2.0
     login_failures: int = 5
     login_window_seconds: float = 60.0
@@ -145,7 +148,7 @@ class WebConfig:
         check_fields(
             self,
             "WebConfig",
-            flags=("run_bot_tables",),
+            flags=("run_bot_tables", "show_thoughts"),
             at_least={
                 "bot_stack_bets": 1,
                 "login_failures": 1,

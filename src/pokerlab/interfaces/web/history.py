@@ -4,7 +4,8 @@ leaderboard and bankroll curves.
 A person reads only hands they played (anyone else's answers `None`, which the app turns into 404), and
 in them only their own hole cards and those shown down: every other hole card is left out of the replay
 and written as unknown (``????``) in PHH. What a bot logged for a decision goes with it only where its
-cards are seen too. The PHH comes from the engine's `HandRecord` and
+cards are seen too (or everywhere, on a server that shows every bot's thoughts:
+`WebConfig.show_thoughts`). The PHH comes from the engine's `HandRecord` and
 `pokerlab.interfaces.phh.to_phh`, so it replays in PokerKit and in ``pokerlab history replay``.
 """
 
@@ -56,8 +57,9 @@ def _load(db, hand_id: int, user_id: int) -> tuple[Hand, int] | None:
     return None if position is None else (hand, position)
 
 
-def replay(sessions, hand_id: int, user_id: int) -> dict | None:
-    """The replay of a hand the player played (None: no such hand for this player)."""
+def replay(sessions, hand_id: int, user_id: int, show_thoughts: bool = False) -> dict | None:
+    """The replay of a hand the player played (None: no such hand for this player); what a bot logged
+    goes with its decisions where the player saw its cards, or everywhere with `show_thoughts`."""
     with sessions() as db:
         found = _load(db, hand_id, user_id)
     if found is None:
@@ -79,7 +81,7 @@ def replay(sessions, hand_id: int, user_id: int) -> dict | None:
                 "round": ROUND_NAMES[record.round],
                 "pot": state.pot,
                 # what a bot thought of a hand it did not show would tell about its cards
-                "info": decision if visible[2 * p] != UNKNOWN else None,
+                "info": decision if show_thoughts or visible[2 * p] != UNKNOWN else None,
             }
         )
     holes = {
