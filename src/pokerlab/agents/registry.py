@@ -25,6 +25,7 @@ from pokerlab.agents.loki2 import VARIANTS as LOKI2_VARIANTS
 from pokerlab.agents.loki2 import Loki2Agent
 from pokerlab.agents.simple import CallAgent, RaiseAgent, RandomAgent
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
+from pokerlab.agents.switching import switching_agent
 from pokerlab.agents.td.agent import TDAgent, load_td_agent
 from pokerlab.errors import ConfigError
 
@@ -176,4 +177,9 @@ register(
 register("td", TDAgent, "TD-Hold'em (seed 003), repaired preset, untrained: learns during its session")
 register_family(
     "td", load_td_agent, "TD-Hold'em player saved by `pokerlab train td`, frozen (td:DIR/checkpoint)"
+)
+register_family(
+    "switch",
+    switching_agent,
+    "plays as FIRST for HANDS hands of a session, then as SECOND (switch:FIRST/SECOND/HANDS)",
 )

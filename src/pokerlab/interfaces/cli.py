@@ -664,6 +664,24 @@ def cmd_train_exploit(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_switch(args: argparse.Namespace) -> int:
+    """Adaptation to an opponent who changes style (LEARNING-SPEC §A.10 (b)): each trained player plays
+    --sessions sessions of 2 x --after hands against switch:FIRST/SECOND/AFTER, learning as in training and
+    frozen; writes switch.csv (the windows before and after the switch and at the end, 95 % CIs over
+    sessions), switch-curve.csv and switch.png (rolling win rates) into --out."""
+    from pokerlab.experiments.td_switch import switch_study
+
+    settings = {k: getattr(args, k) for k in ("first", "second", "after", "sessions", "window", "seed")}
+    rows = switch_study(args.runs, args.out, progress=_progress_lines(args), **settings)
+    print(f"sb/hand over {args.window} hands, mean of {args.sessions} sessions [95 % CI]")
+    print(f"{'run':<24}{'mode':<10}{'before':>26}{'after':>26}{'end':>26}")
+    for i in range(0, len(rows), 3):
+        cells = "".join(f"{f'{r[4]:+.3f} [{r[5]:+.3f}, {r[6]:+.3f}]':>26}" for r in rows[i : i + 3])
+        print(f"{rows[i][0]:<24}{rows[i][1]:<10}{cells}")
+    print(f"results in {args.out}/switch.csv, {args.out}/switch.png")
+    return 0
+
+
 def cmd_train_opponent_model(args: argparse.Namespace) -> int:
     """Train the next-action network (LEARNING-SPEC §A.10) on each opponent heads-up against a partner and
     score it on held-out hands against a frequency table and a uniform guess; writes model_study.csv/png."""
@@ -995,6 +1013,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="the results folder")
     _add_progress_option(p)
     p.set_defaults(func=cmd_train_exploit)
+
+    p = trainers.add_parser(
+        "switch", help="adaptation to a switching opponent", description=cmd_train_switch.__doc__
+    )
+    p.add_argument("runs", nargs="+", help="trained players: run folders or their checkpoint.npz")
+    p.add_argument("--first", default="tight-passive", help="its first style (default tight-passive)")
+    p.add_argument("--second", default="loose-aggressive", help="its second style (default loose-aggressive)")
+    p.add_argument(
+        "--after", type=_int_in(1, 10**8, "hands"), default=5000, help="hands before it switches (5000)"
+    )
+    p.add_argument("--sessions", type=_int_in(1, 10**6, "sessions"), default=4, help="sessions (default 4)")
+    p.add_argument("--window", type=_int_in(1, 10**8, "hands"), default=500, help="window (default 500)")
+    p.add_argument("--seed", type=_seed, default=0, help="random seed, an integer >= 0 (default 0)")
+    p.add_argument("--out", required=True, help="the results folder")
+    _add_progress_option(p)
+    p.set_defaults(func=cmd_train_switch)
 
     p = trainers.add_parser(
         "opponent-model", help="next-action prediction study", description=cmd_train_opponent_model.__doc__

@@ -160,6 +160,32 @@ def play_hand(agents: list[Agent], state: HandState, hand: int) -> HandState:
     return state
 
 
+def play_series(
+    me: Agent,
+    other: Agent,
+    game: GameConfig,
+    dealer: Dealer,
+    hands: int,
+    learner: TDLearner | None = None,
+    report: Callable[[int, np.ndarray], None] | None = None,
+) -> np.ndarray:
+    """`me`'s net chips in each of `hands` heads-up hands against `other` on deals 0, 1, ... of `dealer`,
+    `me` first to act pre-flop in the even hands (`play_hand`). A `learner`'s hand count, which sets its
+    step size and exploration, advances with every hand; `report(done, nets)` is called every tenth."""
+    nets = np.zeros(hands)
+    tenth = max(1, hands // 10)
+    for hand in range(hands):
+        position = hand % 2
+        cards = dealer.cards(hand, 2)
+        agents = [other, me] if position else [me, other]
+        nets[hand] = play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand).nets[position]
+        if learner is not None:
+            learner.hands += 1
+        if report is not None and (hand + 1) % tenth == 0:
+            report(hand + 1, nets[: hand + 1])
+    return nets
+
+
 @dataclass
 class Trainer:
     """A training run's whole state (what `trainer.pkl` holds)."""
