@@ -8,11 +8,13 @@ import pytest
 
 from pokerlab import play_match
 from pokerlab.agents import make_agent
+from pokerlab.agents.td.agent import load_td_agent
 from pokerlab.agents.td.config import PRESETS
+from pokerlab.arena.dealing import Dealer
 from pokerlab.errors import ConfigError
 from pokerlab.experiments.td_switch import play_sessions, switch_study
 from pokerlab.interfaces.cli import main
-from pokerlab.learning.td import Schedule, train
+from pokerlab.learning.td import Schedule, play_series, train
 
 
 def test_a_switching_agent_plays_its_first_style_then_its_second():
@@ -59,7 +61,8 @@ def test_switch_study_windows_curves_and_modes(runs, tmp_path):
         for mode in ("learning", "frozen")
         for window, first in (("before", 21), ("after", 31), ("end", 51))
     ]
-    assert len(rows) == 12 and all(r[5] <= r[4] <= r[6] and r[7] == 3 for r in rows)
+    assert len(rows) == 15 and all(r[5] <= r[4] <= r[6] and r[7] == 3 for r in rows)
+    assert [r[1] for r in rows[6::3]] == ["learning", "model", "frozen"]  # the model mode: modelled only
     with open(tmp_path / "s" / "switch-curve.csv") as file:
         points = list(csv.DictReader(file))
     curve = {(r["run"], r["mode"], int(r["hand"])): float(r["rolling_sb_per_hand"]) for r in points}
@@ -67,10 +70,25 @@ def test_switch_study_windows_curves_and_modes(runs, tmp_path):
         assert curve[(r[0], r[1], r[3] + 9)] == pytest.approx(r[4], abs=1e-5)
     assert (tmp_path / "s" / "switch.png").stat().st_size > 5000
     # common random numbers and seeds: a frozen player meets the same results again; a learning one moves
-    frozen = play_sessions(runs[0], "switch:tight-passive/loose-aggressive/30", 60, 2, 2, learning=False)
-    again = play_sessions(runs[0], "switch:tight-passive/loose-aggressive/30", 60, 2, 2, learning=False)
-    learning = play_sessions(runs[0], "switch:tight-passive/loose-aggressive/30", 60, 2, 2, learning=True)
+    opponent = "switch:tight-passive/loose-aggressive/30"
+    modes = ("frozen", "frozen", "learning")
+    frozen, again, learning = (play_sessions(runs[0], opponent, 60, 2, 2, m) for m in modes)
     assert np.array_equal(frozen, again) and not np.array_equal(frozen, learning)
+    with pytest.raises(ConfigError, match="unknown mode 'lazy'"):
+        play_sessions(runs[0], opponent, 60, 2, 2, "lazy")
+
+
+@pytest.mark.parametrize("models_learn", [False, True])
+def test_a_frozen_player_can_let_only_its_opponent_models_learn(runs, models_learn):
+    player, other = load_td_agent(runs[1]), make_agent("loose-aggressive")
+    player.models_learn_frozen = models_learn
+    player.seed(np.random.default_rng(1))
+    other.seed(np.random.default_rng(2))
+    theta, models = player.learner.network.theta.copy(), player.learner.opponent_models.state()
+    play_series(player, other, player.config.game(), Dealer(3), 30)
+    after = player.learner.opponent_models.state()
+    assert np.array_equal(theta, player.learner.network.theta)  # the network never moves when frozen
+    assert any(not np.array_equal(models[k], after[k]) for k in models) == models_learn
 
 
 def test_switch_study_refuses_bad_settings(runs, tmp_path):

@@ -6,6 +6,8 @@ hands, then loose-aggressive, by default), in two modes:
 
 * ``learning``: the player goes on learning as in training (TD(λ) with its step size and exploration at its
   hand count; with opponent-model inputs, the model of this opponent learns after every hand too);
+* ``model`` (players with opponent-model inputs only): the network is fixed and only the model of this
+  opponent learns after every hand, so what adapts is what the inputs tell the network;
 * ``frozen``: nothing learns (the baseline: what the switch costs a player that cannot adapt).
 
 A player trained with identity inputs is told the identity of the first style (where it was trained
@@ -33,7 +35,7 @@ from pokerlab.errors import ConfigError
 from pokerlab.experiments.td_holdem import fixed_opponents
 from pokerlab.learning.td import play_series, write_csv
 
-MODES = ("learning", "frozen")
+MODES = ("learning", "model", "frozen")
 SWITCH_HEADER = ["run", "mode", "window", "first_hand", "sb_per_hand", "ci95_low", "ci95_high", "sessions"]
 
 
@@ -48,18 +50,23 @@ def play_sessions(
     hands: int,
     sessions: int,
     seed: int,
-    learning: bool,
+    mode: str,
     identity: str | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> np.ndarray:
-    """The player of `run`'s net chips per hand against `opponent` (an agent name), one row per session,
-    told the identity of `identity` (a training opponent of the run) where it has identity inputs."""
+    """The player of `run`'s net chips per hand against `opponent` (an agent name) in `mode` (`MODES`), one
+    row per session, told the identity of `identity` (a training opponent of the run) where it has
+    identity inputs."""
+    if mode not in MODES:
+        raise ConfigError(f"unknown mode {mode!r}; modes: {', '.join(MODES)}")
+    learning = mode == "learning"
     nets = np.zeros((sessions, hands))
     fixed = fixed_opponents(Path(run))
     for s in range(sessions):
         rng = np.random.default_rng([seed, s, 1])
         me, other = load_td_agent(str(run)), make_agent(opponent)
         me.freeze(not learning)
+        me.models_learn_frozen = mode == "model"
         if me.config.opponent_ids:
             me.opponent_id = fixed.index(identity) if identity in fixed else None
         for agent in (me, other):
@@ -68,7 +75,6 @@ def play_sessions(
         nets[s] = play_series(me, other, me.config.game(), dealer, hands, me.learner if learning else None)
         if progress:
             mean = nets[s].mean() / me.config.game().small_bet
-            mode = "learning" if learning else "frozen"
             progress(f"{Path(run).name} {mode}: session {s + 1}/{sessions}, {mean:+.3f} sb/hand")
     return nets
 
@@ -119,10 +125,10 @@ def switch_study(
     rows, curves = [], {}
     for run in runs:
         label = Path(run).name
-        sb_size = load_td_agent(str(run)).config.game().small_bet
-        for mode in MODES:
-            learning = mode == "learning"
-            nets = play_sessions(run, opponent, 2 * after, sessions, seed, learning, first, progress)
+        player = load_td_agent(str(run))
+        sb_size, modelled = player.config.game().small_bet, player.learner.opponent_models is not None
+        for mode in (m for m in MODES if modelled or m != "model"):
+            nets = play_sessions(run, opponent, 2 * after, sessions, seed, mode, first, progress)
             sb = nets / sb_size
             rows += window_rows(label, mode, sb, after, window)
             curves[(label, mode)] = rolling(sb, window)

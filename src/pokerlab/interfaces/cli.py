@@ -666,9 +666,10 @@ def cmd_train_exploit(args: argparse.Namespace) -> int:
 
 def cmd_train_switch(args: argparse.Namespace) -> int:
     """Adaptation to an opponent who changes style (LEARNING-SPEC §A.10 (b)): each trained player plays
-    --sessions sessions of 2 x --after hands against switch:FIRST/SECOND/AFTER, learning as in training and
-    frozen; writes switch.csv (the windows before and after the switch and at the end, 95 % CIs over
-    sessions), switch-curve.csv and switch.png (rolling win rates) into --out."""
+    --sessions sessions of 2 x --after hands against switch:FIRST/SECOND/AFTER, learning as in training,
+    with only its opponent model learning (players with those inputs) and frozen; writes switch.csv (the
+    windows before and after the switch and at the end, 95 % CIs over sessions), switch-curve.csv and
+    switch.png (rolling win rates) into --out."""
     from pokerlab.experiments.td_switch import switch_study
 
     settings = {k: getattr(args, k) for k in ("first", "second", "after", "sessions", "window", "seed")}

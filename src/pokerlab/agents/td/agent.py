@@ -140,7 +140,8 @@ class TDAgent(Agent):
     while learning. ``opponent_id`` sets the opponent-identity input (§A.8.3) when the config has one. With
     the average policy (stage 3) a frozen player acts from it (``play_average``), a learning one records its
     greedy decisions for it. A frozen player mixes in a uniformly random action with probability
-    ``play_epsilon`` (0: greedy; the ε-mixed version of §A.9 item 6).
+    ``play_epsilon`` (0: greedy; the ε-mixed version of §A.9 item 6), and with ``models_learn_frozen`` its
+    opponent models (§A.10) go on learning while the network stays fixed.
     """
 
     name = "td"
@@ -160,6 +161,7 @@ class TDAgent(Agent):
         self.game = self.config.game()
         self.play_average = learner.average is not None
         self.play_epsilon = 0.0
+        self.models_learn_frozen = False
 
     def forget(self) -> None:
         self.__init__(self.config)
@@ -244,12 +246,12 @@ class TDAgent(Agent):
         return action
 
     def end_hand(self, end: HandEnd) -> None:
+        learner = self.learner
+        if learner.opponent_models is not None and (not self.frozen or self.models_learn_frozen):
+            learner.opponent_models.learn(self.game, self.position, self.hole, end, self.opponent_id)
         if self.frozen:
             return
         result = end.nets[self.position]
-        learner = self.learner
-        if learner.opponent_models is not None:
-            learner.opponent_models.learn(self.game, self.position, self.hole, end, self.opponent_id)
         if self.config.head == "class":
             target = class_target(result, self.config)
             learner.record_result(result)
