@@ -158,7 +158,7 @@ def plot_switch(curves: dict, after: int, window: int, sessions: int, what: str,
             np.arange(window, window + len(curve)),
             curve,
             lw=1.2,
-            ls="-" if mode == "learning" else ":",
+            ls={"learning": "-", "model": "--", "frozen": ":"}[mode],
             label=f"{label}, {mode}",
         )
     ax.axvline(after, color="black", lw=0.8)
