@@ -91,6 +91,25 @@ def test_a_frozen_player_can_let_only_its_opponent_models_learn(runs, models_lea
     assert any(not np.array_equal(models[k], after[k]) for k in models) == models_learn
 
 
+def test_an_interrupted_study_keeps_what_it_played(runs, tmp_path, monkeypatch):
+    from pokerlab.experiments import td_switch
+
+    played = []
+
+    def stop_at_the_third(*args, **kwargs):
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(args[5])
+        return play_sessions(*args, **kwargs)
+
+    monkeypatch.setattr(td_switch, "play_sessions", stop_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        switch_study(runs, tmp_path / "cut", after=20, sessions=2, window=5, seed=2)
+    with open(tmp_path / "cut" / "switch.csv") as file:
+        kept = list(csv.DictReader(file))
+    assert played == ["learning", "frozen"] and [r["mode"] for r in kept] == ["learning"] * 3 + ["frozen"] * 3
+
+
 def test_switch_study_refuses_bad_settings(runs, tmp_path):
     with pytest.raises(ConfigError, match="window must be 1 to 30"):
         switch_study(runs, tmp_path, after=30, window=31)

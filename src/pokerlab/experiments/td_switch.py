@@ -109,8 +109,9 @@ def switch_study(
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
 ) -> list[list]:
-    """Play every run in both modes against the switching opponent; write the files above; returns the
-    rows of switch.csv."""
+    """Play every run in each mode against the switching opponent; write the files above; returns the
+    rows of switch.csv. The CSV files are rewritten as each run and mode ends, so what was played before
+    a failure or an interruption stays readable."""
     if not runs:
         raise ConfigError("give at least one run folder or checkpoint")
     if not 1 <= window <= after:
@@ -122,7 +123,7 @@ def switch_study(
         fixed_opponents(Path(run))
     opponent = f"switch:{first}/{second}/{after}"
     make_agent(opponent)  # unknown styles fail here
-    rows, curves = [], {}
+    rows, curves, out = [], {}, Path(out)
     for run in runs:
         label = Path(run).name
         player = load_td_agent(str(run))
@@ -132,7 +133,13 @@ def switch_study(
             sb = nets / sb_size
             rows += window_rows(label, mode, sb, after, window)
             curves[(label, mode)] = rolling(sb, window)
-    out = Path(out)
+            write_tables(out, rows, curves, window)
+    plot_switch(curves, after, window, sessions, f"{first} -> {second}", seed, out / "switch.png")
+    return rows
+
+
+def write_tables(out: Path, rows: list[list], curves: dict, window: int) -> None:
+    """switch.csv and switch-curve.csv (every fifth of a window) of what was played so far."""
     write_csv(out / "switch.csv", SWITCH_HEADER, rows)
     curve_rows = [
         [label, mode, window + i, round(float(v), 6)]
@@ -141,8 +148,6 @@ def switch_study(
         if (window + i) % max(1, window // 5) == 0
     ]
     write_csv(out / "switch-curve.csv", ["run", "mode", "hand", "rolling_sb_per_hand"], curve_rows)
-    plot_switch(curves, after, window, sessions, f"{first} -> {second}", seed, out / "switch.png")
-    return rows
 
 
 def plot_switch(curves: dict, after: int, window: int, sessions: int, what: str, seed: int, path: Path):
