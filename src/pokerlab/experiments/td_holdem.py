@@ -28,12 +28,12 @@ import numpy as np
 
 from pokerlab.actions import CALL, RAISE
 from pokerlab.agents import Agent, make_agent
-from pokerlab.agents.td.agent import checkpoint_path, load_td_agent
+from pokerlab.agents.td.agent import TDAgent, checkpoint_path, load_td_agent
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
-from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, log_hands_axis, play_hand, write_csv
+from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, log_hands_axis, play_hand, play_series, write_csv
 from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
 
 RUN_FILES = ("config.json", "curve.csv", "training.csv", "final.json", "curves.png")
@@ -219,11 +219,7 @@ def play_style(player: Agent, opponent: str, hands: int, seed: int, game: GameCo
     rng = np.random.default_rng(seed)
     for agent in (watched, other):
         agent.seed(np.random.default_rng(rng.integers(2**63)))
-    dealer = Dealer(seed)
-    for hand in range(hands):
-        cards = dealer.cards(hand, 2)
-        agents = [other, watched] if hand % 2 else [watched, other]
-        play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand)
+    play_series(watched, other, game, Dealer(seed), hands)
     return style(watched.decisions)
 
 
@@ -243,12 +239,18 @@ def fixed_opponents(run: Path) -> list[str]:
     return [n for n in schedule["opponents"] if n != "self"]
 
 
-def versus(where: str | Path, fixed: list[str], name: str, deals: int, seed: int):
-    """The frozen player at `where` (with the identity input of `name` when it was trained against it)
-    and its duplicate result against `name` in `deals` deals of seed `seed` (§A.9 items 2 and 4)."""
-    player = load_td_agent(str(where))
+def tell_identity(player: TDAgent, fixed: list[str], name: str) -> None:
+    """Give `player` the identity input of opponent `name` where it has identity inputs (§A.8.3): the
+    slot of `name` among the run's `fixed` opponents, or none for one it was not trained against."""
     if player.config.opponent_ids:
         player.opponent_id = fixed.index(name) if name in fixed else None
+
+
+def versus(where: str | Path, fixed: list[str], name: str, deals: int, seed: int):
+    """The frozen player at `where` (with the identity input of `name`, `tell_identity`) and its duplicate
+    result against `name` in `deals` deals of seed `seed` (§A.9 items 2 and 4)."""
+    player = load_td_agent(str(where))
+    tell_identity(player, fixed, name)
     return player, duplicate_tournament([player, name], deals, player.config.game(), seed).results[0]
 
 

@@ -32,7 +32,7 @@ from pokerlab.agents.td.agent import checkpoint_path, load_td_agent
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.stats import half_width95
 from pokerlab.errors import ConfigError
-from pokerlab.experiments.td_holdem import fixed_opponents
+from pokerlab.experiments.td_holdem import fixed_opponents, tell_identity
 from pokerlab.learning.td import play_series, write_csv
 
 MODES = ("learning", "model", "frozen")
@@ -51,7 +51,7 @@ def play_sessions(
     sessions: int,
     seed: int,
     mode: str,
-    identity: str | None = None,
+    identity: str = "",
     progress: Callable[[str], None] | None = None,
 ) -> np.ndarray:
     """The player of `run`'s net chips per hand against `opponent` (an agent name) in `mode` (`MODES`), one
@@ -67,8 +67,7 @@ def play_sessions(
         me, other = load_td_agent(str(run)), make_agent(opponent)
         me.freeze(not learning)
         me.models_learn_frozen = mode == "model"
-        if me.config.opponent_ids:
-            me.opponent_id = fixed.index(identity) if identity in fixed else None
+        tell_identity(me, fixed, identity)
         for agent in (me, other):
             agent.seed(np.random.default_rng(rng.integers(2**63)))
         dealer = Dealer(session_seed(seed, s))
@@ -87,8 +86,8 @@ def window_rows(label: str, mode: str, sb: np.ndarray, after: int, window: int) 
         per_session = sb[:, first : first + window].mean(axis=1)
         mean = float(per_session.mean())
         half = half_width95(per_session)
-        rows.append([label, mode, name, first + 1, *(round(v, 6) for v in (mean, mean - half, mean + half))])
-        rows[-1].append(len(per_session))
+        figures = (round(v, 6) for v in (mean, mean - half, mean + half))
+        rows.append([label, mode, name, first + 1, *figures, len(per_session)])
     return rows
 
 
@@ -113,7 +112,7 @@ def switch_study(
     rows of switch.csv. The CSV files are rewritten as each run and mode ends, so what was played before
     a failure or an interruption stays readable."""
     if not runs:
-        raise ConfigError("give at least one run folder or checkpoint")
+        raise ConfigError("give at least one run folder of `pokerlab train td`")
     if not 1 <= window <= after:
         raise ConfigError(f"the window must be 1 to {after} hands (those before the switch), got {window}")
     if sessions < 1:

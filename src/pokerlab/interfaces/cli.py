@@ -1018,7 +1018,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = trainers.add_parser(
         "switch", help="adaptation to a switching opponent", description=cmd_train_switch.__doc__
     )
-    p.add_argument("runs", nargs="+", help="trained players: run folders or their checkpoint.npz")
+    p.add_argument("runs", nargs="+", help="trained players: `pokerlab train td` run folders")
     p.add_argument("--first", default="tight-passive", help="its first style (default tight-passive)")
     p.add_argument("--second", default="loose-aggressive", help="its second style (default loose-aggressive)")
     p.add_argument(

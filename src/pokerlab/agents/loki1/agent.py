@@ -48,7 +48,7 @@ class Loki1Agent(Agent):
         self._seats: tuple[int, ...] = ()
         self.last_hand: HandFollower | None = None  # the finished hand, for inspection
         self.last_rule = ""  # which rule decided the last action (for logs and tests)
-        self._values: dict[str, float] = {}  # the last post-flop decision's hand values
+        self._info: dict = {}  # what the last post-flop decision adds to its rule in the Decision's info
 
     def forget(self) -> None:
         self.frequencies = {}
@@ -90,9 +90,9 @@ class Loki1Agent(Agent):
             action = self._preflop(view, hand)
             info = {"rule": hand.strategy.name}
         else:
-            self._values = {}
+            self._info = {}
             action = self._postflop(view, hand)
-            info = {"rule": self.last_rule} | self._values
+            info = {"rule": self.last_rule} | self._info
         if action == RAISE and RAISE not in view.legal_actions:
             action = CALL
         if action == FOLD and view.to_call == 0:
@@ -142,7 +142,7 @@ class Loki1Agent(Agent):
             return RAISE
         opponents = len(hand.opponents())
         hs_n, ehs, ehs_opt, ppot = self._own_values(view, hand)
-        self._values = {"hs_n": hs_n, "ehs": ehs, "ehs_optimistic": ehs_opt, "potential": ppot}
+        self._info = {"hs_n": hs_n, "ehs": ehs, "ehs_optimistic": ehs_opt, "potential": ppot}
         bet = view.config.bet_size(view.round)
         situation = PostflopSituation(
             round_index=view.round,

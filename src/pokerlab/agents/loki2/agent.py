@@ -33,7 +33,7 @@ class Loki2Agent(Loki1Agent):
         super().__init__(self.loki2.loki1)
         self._blinds: tuple[int, ...] = ()
         self._u = 0.0  # the action selector's uniform for the hand
-        self._decision: Decision | None = None
+        self._probabilities: tuple[float, float, float] | None = None  # what a triple decision drew from
 
     def begin_hand(self, start: HandStart) -> None:
         self._blinds = start.blinds
@@ -48,10 +48,10 @@ class Loki2Agent(Loki1Agent):
         return self._hand
 
     def act(self, view: SeatView) -> Decision:
-        self._blinds, self._decision = view.blinds, None
-        rules = super().act(view)  # Loki-1's checks of the action, and its info where the rules decided
-        decision = self._decision
-        return rules if decision is None else decision._replace(action=rules.action)
+        self._blinds, self._probabilities = view.blinds, None
+        decision = super().act(view)  # Loki-1's checks of the action; the info from `_info`, as Loki-1's
+        probabilities = self._probabilities
+        return decision if probabilities is None else decision._replace(probabilities=probabilities)
 
     def _postflop(self, view: SeatView, hand: TripleFollower) -> int:
         loki2 = self.loki2
@@ -99,7 +99,7 @@ class Loki2Agent(Loki1Agent):
         hand.semi_bluffing = (action == RAISE and view.to_call == 0 and ehs_opt < rules.make1) or (
             hand.semi_bluffing and view.to_call == 0
         )
-        self._decision = Decision(action, probabilities, {"rule": self.last_rule} | info)
+        self._info, self._probabilities = info, probabilities
         return action
 
     def _keep_weights(self, hand: TripleFollower) -> dict[int, np.ndarray]:

@@ -82,23 +82,9 @@ class Channel:
         it into lines; False when the deadline passes first."""
         data = self._poll(ends) if self.poll_for > 0 else None
         if data is None:
-            limit = 0
-            if ends is not None:
-                left = ends - time.monotonic()
-                if left <= 0:
-                    return False
-                limit = math.ceil(left * 1000)
-            try:
-                if limit != self.receive_limit:
-                    seconds, ms = divmod(limit, 1000)
-                    timeval = _TIMEVAL.pack(seconds, ms * 1000)
-                    self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
-                    self.receive_limit = limit
-                data = self.sock.recv(65536)
-            except BlockingIOError:  # SO_RCVTIMEO ran out: the deadline passed
+            data = self._sleep_receive(ends)
+            if data is None:
                 return False
-            except OSError as exc:
-                raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
         if not data:
             raise ConnectionClosed("the other side closed the connection")
         lines: list[bytes | None] = (self.partial + data).split(b"\n")
@@ -111,6 +97,26 @@ class Channel:
         lines.reverse()
         self.lines = lines
         return True
+
+    def _sleep_receive(self, ends: float | None) -> bytes | None:
+        """What a receive sleeping until `ends` (a `time.monotonic` time; None: no limit) gets: None when
+        the deadline passes first."""
+        limit = 0
+        if ends is not None:
+            left = ends - time.monotonic()
+            if left <= 0:
+                return None
+            limit = math.ceil(left * 1000)
+        try:
+            if limit != self.receive_limit:
+                seconds, ms = divmod(limit, 1000)
+                self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _TIMEVAL.pack(seconds, ms * 1000))
+                self.receive_limit = limit
+            return self.sock.recv(65536)
+        except BlockingIOError:  # SO_RCVTIMEO ran out: the deadline passed
+            return None
+        except OSError as exc:
+            raise ConnectionClosed(f"the connection broke ({exc.strerror or exc})") from None
 
     def _poll(self, ends: float | None) -> bytes | None:
         """What a receive without waiting gets, asked until something comes or `poll_for` seconds (or the
