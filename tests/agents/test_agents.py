@@ -20,7 +20,10 @@ def test_registry_and_lineups():
     assert {"random", "call", "raise", "human"} <= set(agent_names())
     assert make_agent("call").name == "call"
     assert parse_lineup("random:8,call,raise") == ["random"] * 8 + ["call", "raise"]
-    with pytest.raises(ConfigError, match="unknown agent .nobody.; known agents: .*call, human, loki1"):
+    with pytest.raises(
+        ConfigError,
+        match="unknown agent .nobody.; known agents: .*call, human, loki1.*families: switch:ARG, td:ARG",
+    ):
         parse_lineup("nobody")
     with pytest.raises(ConfigError, match="bad count"):
         parse_lineup("random:x")

@@ -113,10 +113,12 @@ def test_an_interrupted_study_keeps_what_it_played(runs, tmp_path, monkeypatch):
 def test_switch_study_refuses_bad_settings(runs, tmp_path):
     with pytest.raises(ConfigError, match="window must be 1 to 30"):
         switch_study(runs, tmp_path, after=30, window=31)
-    with pytest.raises(ConfigError, match="no TD checkpoint"):
+    with pytest.raises(ConfigError, match="missing: give the folder of a `pokerlab train td` run"):
         switch_study([str(tmp_path / "missing")], tmp_path)
     with pytest.raises(ConfigError, match="unknown agent"):
         switch_study(runs, tmp_path, first="nobody")
+    with pytest.raises(ConfigError, match="give the folder of a `pokerlab train td` run"):
+        switch_study([f"{runs[0]}/checkpoint.npz"], tmp_path)
 
 
 def test_cli_train_switch(runs, tmp_path, capsys):

@@ -118,7 +118,8 @@ def make_agent(spec: str) -> Agent:
     if factory is None:
         if _EXTERNAL.match(spec) is None:
             raise ConfigError(
-                f"unknown agent {spec!r}; known agents: {', '.join(agent_names())} "
+                f"unknown agent {spec!r}; known agents: {', '.join(agent_names())}; families: "
+                f"{', '.join(k for k in sorted(_DESCRIPTIONS) if k.endswith(':ARG'))} "
                 "(or module:Class / path/to/file.py:Class for your own)"
             )
         factory = _load_class(spec)

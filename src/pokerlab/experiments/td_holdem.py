@@ -232,6 +232,10 @@ TABLE_SEED = 2026
 
 def fixed_opponents(run: Path) -> list[str]:
     """The fixed opponents of a `pokerlab train td` run's schedule, in the order of its identity inputs."""
+    if not run.is_dir():
+        raise ConfigError(
+            f"{run}: give the folder of a `pokerlab train td` run (it holds config.json and checkpoint.npz)"
+        )
     try:
         schedule = json.loads((run / "config.json").read_text())["schedule"]
     except (OSError, ValueError, KeyError) as exc:

@@ -118,8 +118,8 @@ def switch_study(
     if sessions < 1:
         raise ConfigError(f"sessions must be >= 1, got {sessions}")
     for run in runs:  # one clear error for a missing player, before any play
-        checkpoint_path(run)
         fixed_opponents(Path(run))
+        checkpoint_path(run)
     opponent = f"switch:{first}/{second}/{after}"
     make_agent(opponent)  # unknown styles fail here
     rows, curves, out = [], {}, Path(out)
