@@ -161,6 +161,11 @@ def main() -> None:
     parser.add_argument("--crn-repeats", type=int, default=10, help="decisions for 4. (default 10)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    for name in ("hands", "table_hands", "repeats"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.crn_repeats < 2:
+        parser.error("--crn-repeats must be at least 2 (a spread needs two decisions)")
     play_match(["loki2", "loki2-sim-call", "loki1", "loki2-triples"], 10, seed=0)  # compile / load caches
     decisions(args.hands, args.seed)
     reweighting(args.repeats, args.seed)
