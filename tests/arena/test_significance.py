@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from pokerlab.arena.significance import incomplete_beta, paired_test, t_sf, welch_test
+from pokerlab.arena.significance import incomplete_beta, paired_test, t_quantile, t_sf, welch_test
 from pokerlab.errors import ConfigError
 
 
@@ -31,6 +31,23 @@ def test_t_distribution_limits_and_symmetry():
     assert incomplete_beta(1, 1, 0.3) == pytest.approx(0.3) and incomplete_beta(3, 1, 0.5) == pytest.approx(
         0.125
     )
+
+
+@pytest.mark.parametrize(("p", "df", "t"), [(0.975, 2, 4.303), (0.975, 10, 2.228), (0.995, 20, 2.845)])
+def test_t_quantile_matches_the_printed_critical_values(p, df, t):
+    assert t_quantile(p, df) == pytest.approx(t, abs=5e-4)
+
+
+def test_t_quantile_inverts_the_distribution():
+    # df = 1 is the Cauchy distribution, whose quantile is tan(pi (p - 1/2)); df = inf the normal one
+    for p in (0.6, 0.9, 0.975):
+        assert t_quantile(p, 1) == pytest.approx(math.tan(math.pi * (p - 0.5)), abs=1e-8)
+    assert t_quantile(0.975, math.inf) == pytest.approx(1.959963984540054, abs=1e-8)
+    assert t_quantile(0.1, 5) == pytest.approx(-t_quantile(0.9, 5), abs=1e-12)
+    assert 1 - t_sf(t_quantile(0.8, 3.5), 3.5) == pytest.approx(0.8, abs=1e-9)
+    for p, df in ((0.0, 3), (1.0, 3), (0.5, 0)):
+        with pytest.raises(ConfigError, match="0 < p < 1 and df > 0"):
+            t_quantile(p, df)
 
 
 def test_welch_and_paired_statistics_by_hand():

@@ -57,6 +57,22 @@ def t_sf(t: float, df: float) -> float:
     return tail if t >= 0 else 1.0 - tail
 
 
+def t_quantile(p: float, df: float) -> float:
+    """The t with P(T <= t) = p for Student's t with `df` degrees of freedom, 0 < p < 1 (bisection on
+    `t_sf`, to 1e-10), e.g. 4.303 for p = 0.975 and df = 2."""
+    if not 0.0 < p < 1.0 or not df > 0:
+        raise ConfigError(f"t_quantile needs 0 < p < 1 and df > 0, got p={p!r}, df={df!r}")
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    low, high = 0.0, 1.0
+    while 1.0 - t_sf(high, df) < p:
+        low, high = high, 2.0 * high
+    while high - low > 1e-10:
+        mid = 0.5 * (low + high)
+        low, high = (mid, high) if 1.0 - t_sf(mid, df) < p else (low, mid)
+    return 0.5 * (low + high)
+
+
 @dataclass(frozen=True)
 class TTest:
     """A t-test of mean(a) > mean(b): the difference of means, t, degrees of freedom, the one-sided p

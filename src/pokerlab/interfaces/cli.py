@@ -568,6 +568,23 @@ def cmd_train_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_deltas(args: argparse.Namespace) -> int:
+    """Each repair alone against the base configuration (LEARNING-SPEC §A.9 item 7, T4): finished `pokerlab
+    train td` runs named by their folders (ROOT/sS/NAME), each configuration's final result against
+    --opponent less the --base run's of the same seed, per seed and over the seeds; writes results.csv,
+    deltas.csv and curves.png in --out."""
+    from pokerlab.experiments.td_repairs import repair_deltas
+
+    _, deltas = repair_deltas(args.runs, args.out, args.base, args.opponent)
+    for name, seed, delta, low, high, p, _ in deltas:
+        test = f"  p(better) {p:.3f}" if seed == "mean" else ""
+        print(f"{name:<16} seed {seed!s:<5} {delta:+.3f} [{low:+.3f}, {high:+.3f}]{test}")
+    print(
+        f"deltas against {args.base} in {args.out}/deltas.csv, {args.out}/results.csv, {args.out}/curves.png"
+    )
+    return 0
+
+
 def cmd_train_table(args: argparse.Namespace) -> int:
     """The final table of a `pokerlab train td` run (LEARNING-SPEC §A.9 item 4): its player against each
     opponent in duplicate (sb/hand, 95 % CI) with its VPIP, PFR and aggression factor; writes
@@ -951,6 +968,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="the results folder")
     p.add_argument("--title", default="TD-Hold'em", help="the plot's title")
     p.set_defaults(func=cmd_train_summary)
+
+    p = trainers.add_parser(
+        "deltas", help="each repair against the base (T4)", description=cmd_train_deltas.__doc__
+    )
+    p.add_argument(
+        "runs", nargs="+", help="folders of finished `pokerlab train td` runs, named by configuration"
+    )
+    p.add_argument("--base", default="faithful", help="the configuration the others are compared with")
+    p.add_argument("--opponent", default="call", help="the evaluation opponent compared (default: call)")
+    p.add_argument("--out", required=True, help="the results folder")
+    p.set_defaults(func=cmd_train_deltas)
 
     p = trainers.add_parser("table", help="final table of a run", description=cmd_train_table.__doc__)
     p.add_argument("run", help="the folder of a `pokerlab train td` run")
