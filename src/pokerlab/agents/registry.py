@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pokerlab.agents.base import Agent
 from pokerlab.agents.evolving import EvolvingAgent
+from pokerlab.agents.evolving.agent import load_evolving_agent
 from pokerlab.agents.human import HumanAgent
 from pokerlab.agents.loki1 import VARIANTS, Loki1Agent, basic_player
 from pokerlab.agents.loki2 import VARIANTS as LOKI2_VARIANTS
@@ -174,6 +175,11 @@ register(
     "bw-a",
     partial(EvolvingAgent, start="player_a"),
     "Barone & While (2000) evolving hypercube starting from player A (tight-aggressive)",
+)
+register_family(
+    "bw",
+    load_evolving_agent,
+    "Barone & While (2000) player saved by `pokerlab experiment bw-*`, frozen (bw:FILE or bw:FILE#SEGMENT)",
 )
 register("td", TDAgent, "TD-Hold'em (seed 003), repaired preset, untrained: learns during its session")
 register_family(
