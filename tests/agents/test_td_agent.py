@@ -14,7 +14,7 @@ from pokerlab.agents.td.agent import TDAgent, TDLearner, class_target
 from pokerlab.agents.td.config import PRESETS
 from pokerlab.cards import parse_cards
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
-from pokerlab.errors import ConfigError
+from pokerlab.errors import ConfigError, CorruptData
 
 FAITHFUL = PRESETS["faithful"]
 
@@ -201,3 +201,53 @@ def test_per_player_cap_trains_in_its_game(tmp_path, monkeypatch):
     assert trainer.learner.scale == 370
     assert games == {GameConfig(max_raises=None, max_raises_per_player=3)}
     assert max(preflop) > 80  # both players' pre-flop chips: more than 2 × 40
+
+
+PER_OPPONENT = replace(PRESETS["repaired"], opponent_ids=3, opponent_networks=True)
+
+
+def thetas(agent):
+    return [n.theta.copy() for n in agent.learner.networks]
+
+
+def test_one_network_per_opponent_learns_only_against_its_opponent():
+    agent = TDAgent(PER_OPPONENT)
+    assert len(agent.learner.networks) == 3
+    for opponent_id, moved in ((1, 1), (None, 2), (0, 0)):  # an unlabelled opponent: the last (self) slot
+        before = thetas(agent)
+        agent.opponent_id = opponent_id
+        play_match([agent, "random"], hands=30, seed=5)
+        after = thetas(agent)
+        assert [not np.array_equal(b, a) for b, a in zip(before, after, strict=True)] == [
+            k == moved for k in range(3)
+        ]
+
+
+def test_a_slots_network_plays_as_a_single_network_player_with_its_weights():
+    multi = TDAgent(PER_OPPONENT)
+    rng = np.random.default_rng(4)
+    for network in multi.learner.networks:
+        network.theta[:] = rng.normal(size=network.theta.size)
+    single = TDAgent(replace(PER_OPPONENT, opponent_networks=False))
+    single.learner.network.theta[:] = multi.learner.networks[1].theta
+    for agent in (multi, single):
+        agent.freeze()
+        agent.opponent_id = 1
+    played = [play_match([agent, "random"], hands=60, seed=6).nets for agent in (multi, single)]
+    assert np.array_equal(played[0], played[1])
+    multi.opponent_id = 0  # another slot's weights play differently
+    assert not np.array_equal(play_match([multi, "random"], hands=60, seed=6).nets, played[0])
+
+
+def test_per_opponent_networks_save_load_and_refuse_what_does_not_fit(tmp_path):
+    agent = TDAgent(PER_OPPONENT)
+    for k, network in enumerate(agent.learner.networks):
+        network.theta[:] = k
+    loaded = make_agent(f"td:{agent.save(tmp_path / 'multi.npz')}")
+    assert [float(n.theta.mean()) for n in loaded.learner.networks] == [0.0, 1.0, 2.0]
+    state = agent.learned_state()
+    state["theta"] = state["theta"][:2]
+    with pytest.raises(CorruptData, match=r"weights of \(2, \d+\), the config needs \(3, \d+\)"):
+        TDAgent().load_learned_state(state)
+    with pytest.raises(ConfigError, match="opponent_networks needs per-player chains"):
+        replace(FAITHFUL, td_chain="shared", opponent_networks=True)

@@ -65,6 +65,25 @@ def test_resume_is_identical_to_an_uninterrupted_run(tmp_path):
         train(config, SCHEDULE, 400, 8, tmp_path / "whole", resume=True)
 
 
+def test_per_opponent_networks_train_resume_and_snapshot(tmp_path):
+    config = replace(PRESETS["repaired"], opponent_networks=True)
+    whole = train(config, SCHEDULE, 300, 7, tmp_path / "whole")
+    assert len(whole.learner.networks) == 3  # call, random, and the self-play slot
+    untrained = Trainer.start(config, SCHEDULE, 7).learner.networks
+    assert all(
+        not np.array_equal(a.theta, b.theta) for a, b in zip(whole.learner.networks, untrained, strict=True)
+    )
+    assert len(whole.snapshots[0].learner.networks) == 3
+    train(config, SCHEDULE, 200, 7, tmp_path / "short")
+    resumed = train(config, SCHEDULE, 300, 7, tmp_path / "short", resume=True)
+    for name in FILES:
+        assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "short" / name).read_bytes(), name
+    for a, b in zip(whole.learner.networks, resumed.learner.networks, strict=True):
+        assert np.array_equal(a.theta, b.theta)
+    with pytest.raises(ConfigError, match="opponent_networks .* needs the schedule's opponent_id_input"):
+        Trainer.start(config, replace(SCHEDULE, opponent_id_input=False), 7)
+
+
 def test_schedule_identity_inputs_and_stage_two_shares():
     trainer = Trainer.start(PRESETS["repaired"], SCHEDULE, 1)
     assert trainer.config.opponent_ids == 3 and trainer.config.input_size == 123

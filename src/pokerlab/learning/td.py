@@ -209,6 +209,11 @@ class Trainer:
         fixed = [n for n in schedule.opponents if n != SELF]
         if schedule.opponent_id_input:
             config = replace(config, opponent_ids=len(fixed) + 1)
+        elif config.opponent_networks:
+            raise ConfigError(
+                "td config opponent_networks keeps one network per opponent identity: it needs the "
+                "schedule's opponent_id_input"
+            )
         rng = np.random.default_rng(seed)
         learner = TDLearner(config, np.random.default_rng(rng.integers(2**63)))
         live = [TDAgent(learner=learner), TDAgent(learner=learner)]

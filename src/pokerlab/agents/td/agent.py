@@ -52,9 +52,17 @@ class TDLearner:
 
     def __init__(self, config: TDConfig, rng: np.random.Generator) -> None:
         self.config = config
-        self.network = Network(
-            config.input_size, config.hidden, config.outputs, config.head != "class", rng, config.init_scale
-        )
+        self.networks = [
+            Network(
+                config.input_size,
+                config.hidden,
+                config.outputs,
+                config.head != "class",
+                rng,
+                config.init_scale,
+            )
+            for _ in range(config.networks)
+        ]
         self.hands = 0
         self.scale = config.value_scale  # value targets are R / scale (§A.5, §A.6.5)
         self.class_sums = np.zeros(4)
@@ -69,9 +77,25 @@ class TDLearner:
         self.record_average = True  # the trainer keeps it off in stage 1
         self.opponent_models = OpponentInputs(rng) if config.opponent_model_inputs else None
 
-    def new_chain(self) -> TDChain:
-        """A trace chain on this network with the config's λ and update timing."""
-        return TDChain(self.network, self.config.lam, online=self.config.update == "online")
+    @property
+    def network(self) -> Network:
+        """The network (the first of several with ``opponent_networks``)."""
+        return self.networks[0]
+
+    @network.setter
+    def network(self, network: Network) -> None:
+        self.networks[0] = network
+
+    def network_index(self, opponent_id: int | None) -> int:
+        """Which network plays an opponent of identity slot `opponent_id`: the only one, or with
+        ``opponent_networks`` that slot's, the last (the self-play slot) for an unlabelled opponent."""
+        if len(self.networks) == 1:
+            return 0
+        return len(self.networks) - 1 if opponent_id is None else opponent_id
+
+    def new_chain(self, network: Network | None = None) -> TDChain:
+        """A trace chain on `network` (default: the first) with the config's λ and update timing."""
+        return TDChain(network or self.network, self.config.lam, online=self.config.update == "online")
 
     @property
     def alpha(self) -> float:
@@ -101,7 +125,9 @@ class TDLearner:
         """Everything learned, as arrays (the config as JSON bytes)."""
         return {
             "config": np.frombuffer(json.dumps(self.config.to_json()).encode(), dtype=np.uint8),
-            "theta": self.network.theta.copy(),
+            "theta": np.stack([n.theta for n in self.networks])
+            if len(self.networks) > 1
+            else self.network.theta.copy(),
             "hands": np.array(self.hands),
             "class_sums": self.class_sums.copy(),
             "class_counts": self.class_counts.copy(),
@@ -116,9 +142,15 @@ class TDLearner:
             config = TDConfig.from_json(json.loads(bytes(state["config"]).decode()))
             learner = cls(config, np.random.default_rng(0))
             theta = np.asarray(state["theta"], dtype=float)
-            if theta.shape != learner.network.theta.shape:
-                raise CorruptData(f"weights of {theta.shape}, the config needs {learner.network.theta.shape}")
-            learner.network.theta[:] = theta
+            shape = learner.network.theta.shape
+            if len(learner.networks) > 1:
+                shape = (len(learner.networks), *shape)
+            if theta.shape != shape:
+                raise CorruptData(f"weights of {theta.shape}, the config needs {shape}")
+            for network, weights in zip(
+                learner.networks, theta.reshape(len(learner.networks), -1), strict=True
+            ):
+                network.theta[:] = weights
             learner.hands = int(state["hands"])
             learner.class_sums[:] = state["class_sums"]
             learner.class_counts[:] = state["class_counts"]
@@ -155,6 +187,7 @@ class TDAgent(Agent):
         self.config = learner.config
         self.encoder = Encoder(self.config)
         self.chain = learner.shared_chain or learner.new_chain()
+        self._chains = {0: self.chain}  # with opponent_networks, one per network used so far
         self.opponent_id: int | None = None
         self.position = 0
         self.hole: tuple[int, int] = (0, 0)
@@ -170,6 +203,11 @@ class TDAgent(Agent):
         if start.players != 2:
             raise ConfigError(f"the TD player plays heads-up only; this table has {start.players} players")
         self.position, self.hole, self.game = start.position, start.hole, start.config
+        if len(self.learner.networks) > 1:
+            k = self.learner.network_index(self.opponent_id)
+            if k not in self._chains:
+                self._chains[k] = self.learner.new_chain(self.learner.networks[k])
+            self.chain = self._chains[k]
         self.chain.reset()
 
     def fold_value(self, committed: int) -> float:
@@ -195,7 +233,7 @@ class TDAgent(Agent):
 
     def action_values(self, view: SeatView, options: tuple[int, ...]) -> tuple[dict[int, float], dict]:
         """(value of each option, the input vector a non-fold option is learned from)."""
-        config, net = self.config, self.learner.network
+        config, net = self.config, self.learner.networks[self.learner.network_index(self.opponent_id)]
         values: dict[int, float] = {}
         inputs: dict[int, np.ndarray] = {}
         if FOLD in options:

@@ -43,7 +43,9 @@ class TDConfig:
     ``table_river_straight_fix`` (T4 river values 4 / 3 for four-to-a-straight boards), ``extra_inputs``
     (the 16 of §A.3.6), ``strength_inputs`` (the 12 hand-strength inputs of §A.8.2),
     ``flop_equity_samples`` (Monte-Carlo samples of the flop's showdown equity; 0 = exact enumeration),
-    ``opponent_ids`` (opponent-identity one-hot size, §A.8.3; 0 = none), ``opponent_model_inputs`` (the
+    ``opponent_ids`` (opponent-identity one-hot size, §A.8.3; 0 = none), ``opponent_networks`` (§A.8.3's
+    alternative to one network with an identity input: one network per identity slot, an unlabelled
+    opponent played by the last, the self-play slot), ``opponent_model_inputs`` (the
     opponent model's predictions of §A.10: 6 inputs with action values, 3 per after-state;
     `pokerlab.agents.td.opponent_inputs`).
 
@@ -79,6 +81,7 @@ class TDConfig:
     strength_inputs: bool = False
     flop_equity_samples: int = 256
     opponent_ids: int = 0
+    opponent_networks: bool = False
     opponent_model_inputs: bool = False
     head: str = "class"
     equity: str = "class"
@@ -118,6 +121,7 @@ class TDConfig:
                 "fold_when_free",
                 "average_policy",
                 "opponent_model_inputs",
+                "opponent_networks",
             ),
             at_least={
                 "flop_equity_samples": 0,
@@ -145,10 +149,20 @@ class TDConfig:
                 "td config hu_blinds: 'ring' (the seed's rule, the non-button posting the small blind "
                 "heads-up) is not supported: the engine's button always posts it; allowed: 'button_small'"
             )
+        if self.opponent_networks and self.td_chain == "shared":
+            raise ConfigError(
+                "td config: opponent_networks needs per-player chains (td_chain 'per_player'): the seed's "
+                "shared chain runs through one network"
+            )
         if self.head == "action_value" and self.td_chain == "shared":
             raise ConfigError(
                 "td config: the shared chain belongs to the seed's after-state heads, not action_value"
             )
+
+    @property
+    def networks(self) -> int:
+        """How many networks the player has: one per identity slot with ``opponent_networks``, else one."""
+        return max(1, self.opponent_ids) if self.opponent_networks else 1
 
     @property
     def input_size(self) -> int:
