@@ -479,7 +479,7 @@ def test_a_saved_player_plays_by_name_one_segment_frozen(tmp_path):
     player = _player(start="player_a")
     player.cube.genes[CELLS:] = 0.3  # the loose-aggressive segment, marked
     path = player.save(tmp_path / "evolved.npz")
-    loaded = make_agent(f"bw:{path}#loose-aggressive")
+    loaded = make_agent(f"bw:{path}@loose-aggressive")
     assert loaded.frozen and loaded.cube.segments == ("loose-aggressive",)
     assert np.allclose(loaded.cube.genes, 0.3)
     by_hand = _player(start="player_a")  # the same player built by hand: A^loose of this file, frozen
@@ -488,14 +488,14 @@ def test_a_saved_player_plays_by_name_one_segment_frozen(tmp_path):
     played = [play_match([p, "call", "tight-passive"], 60, seed=4) for p in (loaded, by_hand)]
     assert np.array_equal(played[0].nets, played[1].nets) and played[0].nets.any()
     assert np.allclose(loaded.cube.genes, 0.3) and loaded.cube.credit_count.sum() == 0
-    tight = play_match([f"bw:{path}#tight-passive", "call"], 40, seed=4)
-    assert np.array_equal(tight.nets, play_match([f"bw:{path}#tight-passive", "call"], 40, seed=4).nets)
+    tight = play_match([f"bw:{path}@tight-passive", "call"], 40, seed=4)
+    assert np.array_equal(tight.nets, play_match([f"bw:{path}@tight-passive", "call"], 40, seed=4).nets)
     with pytest.raises(ConfigError, match=r"holds 2 opponent segments \(tight-passive, loose-aggressive\)"):
         make_agent(f"bw:{path}")
     with pytest.raises(ConfigError, match="no segment 'tight'"):
-        make_agent(f"bw:{path}#tight")
+        make_agent(f"bw:{path}@tight")
     with pytest.raises(ConfigError, match="no agent file"):
-        make_agent(f"bw:{tmp_path / 'missing.npz'}#tight-passive")
+        make_agent(f"bw:{tmp_path / 'missing.npz'}@tight-passive")
 
 
 def test_bad_settings_and_files_say_what_is_wrong(tmp_path):

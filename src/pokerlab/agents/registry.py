@@ -179,7 +179,7 @@ register(
 register_family(
     "bw",
     load_evolving_agent,
-    "Barone & While (2000) player saved by `pokerlab experiment bw-*`, frozen (bw:FILE or bw:FILE#SEGMENT)",
+    "Barone & While (2000) player saved by `pokerlab experiment bw-*`, frozen (bw:FILE or bw:FILE@SEGMENT)",
 )
 register("td", TDAgent, "TD-Hold'em (seed 003), repaired preset, untrained: learns during its session")
 register_family(

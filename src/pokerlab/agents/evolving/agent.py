@@ -260,12 +260,12 @@ class EvolvingAgent(Agent):
 
 
 def load_evolving_agent(spec: str) -> EvolvingAgent:
-    """The player of "bw:FILE" or "bw:FILE#SEGMENT" in a lineup: an evolving player saved by `save` (e.g.
-    `pokerlab experiment bw-2`'s evolved-A-seedS.npz), frozen. #SEGMENT keeps only the populations of that
-    opponent segment and plays them against every opponent (A^tight is FILE#tight-passive, A^loose
-    FILE#loose-aggressive, Barone & While 2000 §4.4); a file of several segments needs one named, since a
+    """The player of "bw:FILE" or "bw:FILE@SEGMENT" in a lineup: an evolving player saved by `save` (e.g.
+    `pokerlab experiment bw-2`'s evolved-A-seedS.npz), frozen. @SEGMENT keeps only the populations of that
+    opponent segment and plays them against every opponent (A^tight is FILE@tight-passive, A^loose
+    FILE@loose-aggressive, Barone & While 2000 §4.4); a file of several segments needs one named, since a
     match does not tell a player which stereotype sits where."""
-    path, sep, segment = spec.rpartition("#") if "#" in spec else (spec, "", "")
+    path, sep, segment = spec.rpartition("@") if "@" in spec else (spec, "", "")
     agent = EvolvingAgent.from_file(path)
     segments = agent.cube.segments
     if sep:
@@ -273,7 +273,7 @@ def load_evolving_agent(spec: str) -> EvolvingAgent:
     elif len(segments) > 1:
         raise ConfigError(
             f"{path} holds {len(segments)} opponent segments ({', '.join(segments)}): name the one to play, "
-            f"e.g. bw:{path}#{segments[0]}"
+            f"e.g. bw:{path}@{segments[0]}"
         )
     agent.freeze()
     return agent
