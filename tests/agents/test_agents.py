@@ -22,7 +22,8 @@ def test_registry_and_lineups():
     assert parse_lineup("random:8,call,raise") == ["random"] * 8 + ["call", "raise"]
     with pytest.raises(
         ConfigError,
-        match="unknown agent .nobody.; known agents: .*call, human, loki1.*families: bw:ARG, switch:ARG, td:ARG",
+        match="unknown agent .nobody.; known agents: .*call, human, loki1.*"
+        "families: bw:ARG, switch:ARG, td:ARG",
     ):
         parse_lineup("nobody")
     with pytest.raises(ConfigError, match="bad count"):
