@@ -128,8 +128,8 @@ def test_style_counts_by_hand():
 
 def test_final_table_and_cli(tmp_path, capsys):
     run = tiny_run(tmp_path / "run", hands=30)
-    rows = final_table(run, ["call", "raise"], 5, 1, style_hands=40)
-    assert [r[0] for r in rows] == ["call", "raise"]
+    rows = final_table(run, ["call", "raise", "loki1"], 5, 1, style_hands=40)  # Loki-1 answers Decisions
+    assert [r[0] for r in rows] == ["call", "raise", "loki1"]
     vs_call = rows[0]
     assert vs_call[2] <= vs_call[1] <= vs_call[3] and 0 <= vs_call[5] <= vs_call[4] <= 1
     assert rows[1][6] == float("inf") or rows[1][6] >= 0

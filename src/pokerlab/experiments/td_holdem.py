@@ -28,6 +28,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, RAISE
 from pokerlab.agents import Agent, make_agent
+from pokerlab.agents.base import split_decision
 from pokerlab.agents.td.agent import TDAgent, checkpoint_path, load_td_agent
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.match import duplicate_tournament
@@ -185,8 +186,7 @@ class Watched(Agent):
         self.inner.observe(record)
 
     def act(self, view) -> int:
-        choice = self.inner.act(view)
-        action = choice if isinstance(choice, int) else choice[0]
+        action = split_decision(self.inner.act(view))[0]
         self.seen.append((context(view), int(action)))
         self.decisions.append((self.hand, view.round, view.to_call, int(action)))
         return action

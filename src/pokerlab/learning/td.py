@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.agents import make_agent
-from pokerlab.agents.base import Agent, overrides
+from pokerlab.agents.base import Agent, overrides, split_decision
 from pokerlab.agents.td.agent import TDAgent, TDLearner
 from pokerlab.agents.td.config import TDConfig, preset
 from pokerlab.arena.dealing import Dealer
@@ -151,7 +151,7 @@ def play_hand(agents: list[Agent], state: HandState, hand: int) -> HandState:
     observers = [a for a in agents if overrides(a, "observe")]
     while state.actor >= 0:
         p = state.actor
-        state.act(agents[p].act(seat_view(state, p, None, configs[p])))
+        state.act(split_decision(agents[p].act(seat_view(state, p, None, configs[p])))[0])
         for agent in observers:
             agent.observe(state.actions[-1])
     for p, agent in enumerate(agents):

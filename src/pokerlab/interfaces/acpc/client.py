@@ -26,7 +26,7 @@ from pathlib import Path
 
 from pokerlab.actions import ACTION_LETTERS, CALL
 from pokerlab.agents import Agent
-from pokerlab.agents.base import overrides
+from pokerlab.agents.base import overrides, split_decision
 from pokerlab.arena.players import seat_generator
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.errors import ConfigError, PokerlabError
@@ -160,8 +160,7 @@ class AcpcClient:
 
     def _decide(self, state: HandState, p: int) -> int:
         view = seat_view(state, p, self.seats, self.seat_config)
-        choice = self.agent.act(view)
-        action = choice[0] if isinstance(choice, tuple) else int(choice)
+        action = split_decision(self.agent.act(view))[0]
         if action not in view.legal_actions:
             self._warn(f"the agent answered {action!r}, not legal here; sent a call")
             action = CALL
