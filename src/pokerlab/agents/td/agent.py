@@ -47,8 +47,9 @@ def class_target(result: float, config: TDConfig) -> np.ndarray:
 
 
 class TDLearner:
-    """What a TD player learns: the network (weights uniform in ±init_scale from `rng`), the number of
-    training hands (for the decaying α and ε), the chip means of the classes, and the shared chain."""
+    """What a TD player learns: the network (weights uniform in ±init_scale from `rng`; with
+    ``opponent_networks`` one per identity slot, `network_index`), the number of training hands (for the
+    decaying α and ε), the chip means of the classes, and the shared chain."""
 
     def __init__(self, config: TDConfig, rng: np.random.Generator) -> None:
         self.config = config
