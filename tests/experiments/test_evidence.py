@@ -6,6 +6,7 @@ import json
 import pytest
 
 from pokerlab.errors import CorruptData
+from pokerlab.experiments import evidence
 from pokerlab.experiments.evidence import collect, pooled_match
 from pokerlab.interfaces.cli import main
 
@@ -42,6 +43,10 @@ def test_copies_pool_to_the_mean_of_their_rates_and_rows_are_kept(tmp_path, caps
     (runs / "hu-call-random" / "summary.json").unlink()  # no longer a finished match: its row is kept
     kept = collect(runs, out, lambda name: name.split("-")[0], "test")
     assert kept == json.loads(json.dumps(rows))
+    assert evidence.main([str(runs)], out, lambda name: name.split("-")[0], "test", tmp_path / "unused") == 0
+    assert "hu" in capsys.readouterr().out
+    assert evidence.main([], out, str, "test", tmp_path / "missing") == 2
+    assert "missing: no such folder of match results" in capsys.readouterr().err
     (runs / "ten-call-random" / "hands.csv").write_text("hand,deal\n1,x\n")
     with pytest.raises(CorruptData, match="ten-call-random is not a finished"):
         collect(runs, out, lambda name: name, "test")

@@ -67,6 +67,8 @@ def test_bad_sets_of_runs_are_refused(runs, tmp_path):
     everything = sorted(runs.glob("s*/*"))
     with pytest.raises(ConfigError, match="no run named 'faithful'"):
         repair_deltas(sorted(runs.glob("s*/action-value")), tmp_path)
+    with pytest.raises(ConfigError, match="only 'faithful' runs given"):
+        repair_deltas(sorted(runs.glob("s*/faithful")), tmp_path)
     with pytest.raises(ConfigError, match=r"no faithful run for seed\(s\) \[3\]"):
         repair_deltas([f for f in everything if f != runs / "s3" / "faithful"], tmp_path)
     with pytest.raises(ConfigError, match="not evaluated against 'loki1'"):

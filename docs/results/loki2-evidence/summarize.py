@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pokerlab.experiments.evidence import collect
+from pokerlab.experiments.evidence import main
 
 HERE = Path(__file__).parent
 SETTINGS = {"hu-loki2-": "heads-up, loki2", "hu-loki2-triples-": "heads-up, loki2-triples"}
@@ -27,10 +27,5 @@ def setting(match: str) -> str:
 
 
 if __name__ == "__main__":
-    runs = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "runs"
     title = "Loki-2 in duplicate play, seed 1 (docs/results/loki2-evidence/run.sh)"
-    for r in collect(runs, HERE, setting, title):
-        print(
-            f"{r['setting']:<32}{r['opponent']:<18}{r['deals']:>6}{r['sb_per_hand']:>8.3f} "
-            f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
-        )
+    sys.exit(main(sys.argv[1:], HERE, setting, title, HERE / "runs"))

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from pokerlab.arena.stats import pool_by_name, summarize
-from pokerlab.errors import CorruptData
+from pokerlab.errors import ConfigError, CorruptData, PokerlabError
 
 HEADER = ["setting", "player", "opponent", "deals", "hands", "seed", "sb_per_hand", "ci95_low", "ci95_high"]
 
@@ -64,9 +65,7 @@ def pooled_match(folder: Path) -> dict:
     }
 
 
-def plot(
-    rows: list[dict], path: Path, title: str, label: Callable[[dict], str] = lambda r: r["opponent"]
-) -> None:
+def plot(rows: list[dict], path: Path, title: str) -> None:
     """One panel per setting: the player's sb/hand against each opponent, with its 95 % interval."""
     import matplotlib
 
@@ -84,7 +83,7 @@ def plot(
         half = np.array([r["ci95"][1] - r["sb_per_hand"] for r in mine])
         ax.errorbar(rates, y, xerr=half, fmt="o", capsize=3)
         ax.axvline(0.0, color="grey", lw=0.8)
-        ax.set_yticks(y, [f"{label(r)}\n({r['deals']} deals)" for r in mine], fontsize=8)
+        ax.set_yticks(y, [f"{r['opponent']}\n({r['deals']} deals)" for r in mine], fontsize=8)
         ax.set_xlabel("sb/hand (95 % CI)")
         ax.set_title(setting, fontsize=9)
         ax.invert_yaxis()
@@ -98,12 +97,15 @@ def collect(
     out: Path,
     setting: Callable[[str], str],
     title: str,
-    label: Callable[[dict], str] = lambda r: r["opponent"],
 ) -> list[dict]:
     """Pool every finished match folder in `runs` (its setting named by `setting(folder name)`), merge with
     the rows of `out`/summary.json, and write summary.json, summary.csv and sb-per-hand.png into `out`."""
+    if not runs.is_dir():
+        raise ConfigError(
+            f"{runs}: no such folder of match results (give the folder the matches were run into)"
+        )
     fresh = {}
-    for folder in sorted(runs.iterdir()) if runs.is_dir() else []:
+    for folder in sorted(runs.iterdir()):
         if (folder / "summary.json").is_file():
             row = pooled_match(folder)
             fresh[row["match"]] = {"match": row["match"], "setting": setting(row["match"]), **row}
@@ -126,5 +128,23 @@ def collect(
                 ]
             )
     if rows:
-        plot(rows, out / "sb-per-hand.png", title, label)
+        plot(rows, out / "sb-per-hand.png", title)
     return rows
+
+
+def main(argv: list[str], out: Path, setting: Callable[[str], str], title: str, default_runs: Path) -> int:
+    """An evidence folder's summarize script: `collect` from the runs folder named in `argv` (else
+    `default_runs`) into `out`, a line per match printed; a bad folder is one error line and exit status 2."""
+    runs = Path(argv[0]) if argv else default_runs
+    try:
+        rows = collect(runs, out, setting, title)
+    except PokerlabError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    width = max((len(r["setting"]) for r in rows), default=0) + 2
+    for r in rows:
+        print(
+            f"{r['setting']:<{width}}{r['opponent']:<18}{r['deals']:>6}{r['sb_per_hand']:>8.3f} "
+            f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
+        )
+    return 0

@@ -24,7 +24,7 @@ import numpy as np
 
 from pokerlab.arena.significance import paired_test, t_quantile
 from pokerlab.errors import ConfigError
-from pokerlab.experiments.td_holdem import read_run, run_points
+from pokerlab.experiments.td_holdem import across_runs, read_run
 from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, log_hands_axis, write_csv
 
 RESULTS_HEADER = ["config", "seed", "hands", "opponent", "sb_per_hand", "ci95_low", "ci95_high"]
@@ -62,6 +62,8 @@ def repair_deltas(
     groups = _group(folders)
     if base not in groups:
         raise ConfigError(f"no run named {base!r} (the base) among: {', '.join(sorted(groups))}")
+    if len(groups) == 1:
+        raise ConfigError(f"only {base!r} runs given: add the runs of the configurations to compare with it")
     results = [
         [name, seed, run["final"]["hands"], opponent, *_final(run, opponent)]
         for name, runs in groups.items()
@@ -109,14 +111,11 @@ def _plot(groups: dict[str, dict[int, dict]], opponent: str, path: Path) -> None
     fig, ax = plt.subplots(figsize=(8, 5))
     every_x = []
     for name, runs in groups.items():
-        curves = [dict((p[0], p[1]) for p in run_points(run, opponent)) for run in runs.values()]
-        shared = sorted(set.intersection(*(set(c) for c in curves)))
-        values = np.array([[c[x] for x in shared] for c in curves])
-        (line,) = ax.plot(
-            shared, np.median(values, axis=0), marker="o", ms=3, label=f"{name} ({len(curves)})"
-        )
-        ax.fill_between(shared, values.min(axis=0), values.max(axis=0), color=line.get_color(), alpha=0.12)
-        every_x += shared
+        spread = [r for r in across_runs(list(runs.values())) if r[1] == opponent]  # median, min, max
+        x = [r[0] for r in spread]
+        (line,) = ax.plot(x, [r[3] for r in spread], marker="o", ms=3, label=f"{name} ({len(runs)})")
+        ax.fill_between(x, [r[4] for r in spread], [r[5] for r in spread], color=line.get_color(), alpha=0.12)
+        every_x += x
     ax.axhline(0, color="grey", lw=0.8)
     if opponent == "call":
         ax.axhline(BEST_RESPONSE_VS_CALL, color="grey", ls="--", lw=0.8, label="best response")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pokerlab.experiments.evidence import collect
+from pokerlab.experiments.evidence import main
 
 HERE = Path(__file__).parent
 NAMES = {"A": "player A", "Atight": "A^tight (evolved, seed 1)", "Aloose": "A^loose (evolved, seed 1)"}
@@ -21,10 +21,5 @@ def setting(match: str) -> str:
 
 
 if __name__ == "__main__":
-    runs = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("runs/bw-versus")
     title = "Barone & While's players in duplicate play, seed 1 (docs/results/barone-while/versus/run.sh)"
-    for r in collect(runs, HERE, setting, title):
-        print(
-            f"{r['setting']:<42}{r['opponent']:<18}{r['deals']:>6}{r['sb_per_hand']:>8.3f} "
-            f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
-        )
+    sys.exit(main(sys.argv[1:], HERE, setting, title, Path("runs/bw-versus")))
