@@ -86,7 +86,7 @@ def summarize_runs(folders: list[str | Path], out: str | Path, title: str = "TD-
             )
     write_csv(out / "summary.csv", SUMMARY_HEADER, summary)
     write_csv(out / "seeds.csv", SEEDS_HEADER, across_runs(runs))
-    _plot(runs, out / "curves.png", title)
+    plot_runs(runs, out / "curves.png", title)
     return summary
 
 
@@ -123,7 +123,9 @@ def across_runs(runs: list[dict]) -> list[list]:
     return rows
 
 
-def _plot(runs: list[dict], path: Path, title: str) -> None:
+def plot_runs(runs: list[dict], path: Path, title: str) -> None:
+    """One panel per evaluation opponent: each run's points with their CIs, and the median and range over
+    the runs at the points they share (§A.9 item 2), on a log scale of training hands."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -568,6 +568,23 @@ def cmd_train_summary(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_curve(args: argparse.Namespace) -> int:
+    """Learning curves evaluated after training (LEARNING-SPEC §A.9 item 2): every player a `pokerlab train
+    td` run kept (its schedule's save_at hands, and the final one) against each opponent on the same
+    --deals duplicate deals of --seed, in --workers processes; writes curve.csv (kept as it goes: a second
+    call with the same deals and seed plays only what is missing), seeds.csv (median and range over the
+    runs) and curves.png into --out."""
+    from pokerlab.agents import parse_lineup
+    from pokerlab.experiments.td_curve import curves
+
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
+    rows = curves(args.runs, opponents, args.deals, args.seed, args.out, args.workers, _progress_lines(args))
+    for name, _, hands, opponent, value, low, high in rows:
+        print(f"{name:<16}{hands:>10} vs {opponent:<18}{value:+.3f} [{low:+.3f}, {high:+.3f}]")
+    print(f"curves in {args.out}/curve.csv, {args.out}/seeds.csv, {args.out}/curves.png")
+    return 0
+
+
 def cmd_train_deltas(args: argparse.Namespace) -> int:
     """Each repair alone against the base configuration (LEARNING-SPEC §A.9 item 7, T4): finished `pokerlab
     train td` runs named by their folders (ROOT/sS/NAME), each configuration's final result against
@@ -968,6 +985,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="the results folder")
     p.add_argument("--title", default="TD-Hold'em", help="the plot's title")
     p.set_defaults(func=cmd_train_summary)
+
+    p = trainers.add_parser(
+        "curve", help="learning curves on many deals, after training", description=cmd_train_curve.__doc__
+    )
+    p.add_argument("runs", nargs="+", help="folders of `pokerlab train td` runs whose schedule has save_at")
+    p.add_argument(
+        "--opponents",
+        default="call,raise,random,loose-passive,loose-aggressive,tight-passive,tight-aggressive,loki1",
+        help="evaluation opponents (default: the eight of LEARNING-SPEC §A.9 item 2)",
+    )
+    p.add_argument(
+        "--deals", type=_int_in(1, 10**8, "deals"), default=10000, help="duplicate deals per point (10000)"
+    )
+    p.add_argument(
+        "--seed", type=_seed, default=2026, help="the deals' seed (default 2026, that of the final tables)"
+    )
+    p.add_argument("--workers", type=_int_in(1, 256, "workers"), default=1, help="processes (default 1)")
+    p.add_argument("--out", required=True, help="the results folder")
+    _add_progress_option(p)
+    p.set_defaults(func=cmd_train_curve)
 
     p = trainers.add_parser(
         "deltas", help="each repair against the base (T4)", description=cmd_train_deltas.__doc__

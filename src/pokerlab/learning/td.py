@@ -3,7 +3,9 @@ evaluation of frozen copies, checkpoints that resume to the same result, and lea
 
 A run writes into its folder: ``config.json`` (the player's config, the schedule, the seed),
 ``checkpoint.npz`` (the player, usable as "td:DIR/checkpoint"), ``snapshots/hands-N.npz`` (each frozen
-stage-2 snapshot, for the ladder of `pokerlab.experiments.td_ladder`), ``trainer.pkl`` (everything needed to
+stage-2 snapshot, for the ladder of `pokerlab.experiments.td_ladder`), ``players/hands-N.npz`` (the player
+at each of the schedule's ``save_at`` hands, for a learning curve evaluated after training on as many deals
+as wanted, `pokerlab.experiments.td_curve`), ``trainer.pkl`` (everything needed to
 resume: the learner, the opponents with their memories and generators, the trainer's generator),
 ``training.csv`` (one row per block of hands: the learner's mean result, α, ε), ``curve.csv`` (the
 evaluations before training and every ``eval_every`` hands), ``curves.png`` and ``final.json`` (the
@@ -53,7 +55,10 @@ class Schedule:
     ``opponents``: registered agent names, or "self"; ``opponent_id_input``: the identity one-hot;
     ``stage2_after`` (0: never), ``snapshot_every``, ``live_share``, ``snapshot_share``: stage 2;
     ``eval_every`` hands (0: only at the end), ``eval_deals`` duplicate deals per opponent in
-    ``eval_opponents`` with ``eval_seed``; ``checkpoint_every`` hands; ``block`` hands per training.csv row.
+    ``eval_opponents`` with ``eval_seed``; ``checkpoint_every`` hands; ``block`` hands per training.csv row;
+    ``save_at``: the training hands (0: before training) at which the player is saved to
+    ``players/hands-N.npz`` (for a log-scale curve of §A.9 item 2; nothing else changes, the training
+    draws no differently).
     """
 
     opponents: tuple[str, ...] = (SELF,)
@@ -68,10 +73,18 @@ class Schedule:
     eval_seed: int = 12345
     checkpoint_every: int = 10_000
     block: int = 1000
+    save_at: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "opponents", tuple(self.opponents))
         object.__setattr__(self, "eval_opponents", tuple(self.eval_opponents))
+        if not isinstance(self.save_at, list | tuple) or not all(
+            isinstance(h, int) and not isinstance(h, bool) and h >= 0 for h in self.save_at
+        ):
+            raise ConfigError(
+                f"schedule save_at must be a list of training hands (integers >= 0), got {self.save_at!r}"
+            )
+        object.__setattr__(self, "save_at", tuple(sorted(set(self.save_at))))
         if not self.opponents:
             raise ConfigError("schedule opponents: give at least one agent name (or 'self')")
         for name in (*self.opponents, *self.eval_opponents):
@@ -411,7 +424,13 @@ def train(
             scores = ", ".join(f"{r[1]} {r[2]:+.3f} [{r[3]:+.3f}, {r[4]:+.3f}]" for r in rows)
             progress(f"evaluation {when} ({s.eval_deals} duplicate deals each, sb/hand): {scores}")
 
+    def save_player() -> None:
+        if trainer.done in s.save_at:
+            (out / "players").mkdir(exist_ok=True)
+            trainer.live[0].save(out / "players" / f"hands-{trainer.done:09d}.npz")
+
     if trainer.done == 0 and not trainer.curve_rows:
+        save_player()
         trainer.curve_rows += trainer.evaluate(game)
         report(trainer.curve_rows, "before training")
     while trainer.done < hands:
@@ -421,6 +440,7 @@ def train(
         if len(trainer.snapshots) > snapshots:
             (out / "snapshots").mkdir(exist_ok=True)
             trainer.snapshots[-1].save(out / "snapshots" / f"hands-{done:09d}.npz")
+        save_player()
         if done % s.block == 0:
             mean = float(np.mean(trainer.block_nets)) / game.small_bet
             trainer.training_rows.append(
