@@ -80,6 +80,20 @@ def test_curve_rows_are_plain_duplicate_matches_for_any_number_of_workers(runs, 
     assert (tmp_path / "one" / "curves.png").stat().st_size > 5000
 
 
+def test_the_reference_plays_each_opponent_on_the_same_deals(runs, tmp_path):
+    rows = curves(runs, ["call", "random", "raise"], 4, 3, tmp_path / "r", workers=2, reference="raise")
+    assert rows == curves(runs, ["call", "random", "raise"], 4, 3, tmp_path / "plain")
+    game = load_td_agent(str(runs[0] / "checkpoint.npz")).config.game()
+    table = read(tmp_path / "r" / "reference.csv")
+    assert table[0] == ["opponent", "sb_per_hand", "ci95_low", "ci95_high"]
+    assert [r[0] for r in table[1:]] == ["call", "random"]  # not against itself
+    for name, *values in table[1:]:
+        r = duplicate_tournament(["raise", name], 4, game, 3).results[0]
+        assert [float(v) for v in values] == [round(v, 6) for v in (r.sb_per_hand, *r.ci95)]
+    with pytest.raises(ConfigError, match="unknown agent|known"):
+        curves(runs, ["call"], 2, 1, tmp_path / "bad", reference="nobody")
+
+
 def test_a_second_call_plays_only_what_is_missing(runs, tmp_path, monkeypatch):
     full = curves(runs, ["call"], 4, 5, tmp_path / "c")
     lines = (tmp_path / "c" / "curve.csv").read_text().splitlines()

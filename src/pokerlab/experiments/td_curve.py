@@ -7,14 +7,16 @@ training would cost more than the training, so a run keeps its player at the sch
 frozen (with the identity input of an opponent it was trained against, `td_holdem.versus`), against each
 opponent on the same ``deals`` duplicate deals of ``seed`` (common deals across points, runs and opponents,
 so that differences between points are not differences of luck). The final ``checkpoint.npz`` is the last
-point of each run.
+point of each run. A ``reference`` agent (such as Loki-1) plays each opponent on the same deals, so that
+the curves can be read against its result (§A.9 item 3), drawn as a dotted line.
 
 The work is (player, opponent) pairs, shared among ``workers`` processes; the rows do not depend on the
 number of workers. Written into ``out`` while it runs: ``curve.csv`` (run, seed, hands, opponent, sb/hand,
 95 % CI; rewritten after each pair, so an interrupted evaluation keeps what it finished) and
-``curve.json`` (deals, seed); a second call with the same deals and seed plays only the pairs missing from
-``curve.csv``. At the end: ``seeds.csv`` (median and range over the runs at each point they share, and how
-many runs' CIs lie above or below 0, `td_holdem.across_runs`) and ``curves.png`` (`td_holdem.plot_runs`).
+``curve.json`` (deals, seed, reference), ``reference.csv`` (opponent, the reference's sb/hand, 95 % CI); a
+second call with the same deals, seed and reference plays only the pairs missing from them. At the end:
+``seeds.csv`` (median and range over the runs at each point they share, and how many runs' CIs lie above
+or below 0, `td_holdem.across_runs`) and ``curves.png`` (`td_holdem.plot_runs`).
 """
 
 from __future__ import annotations
@@ -26,12 +28,16 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from pokerlab.agents import make_agent
 from pokerlab.agents.td.agent import load_td_agent
+from pokerlab.arena.match import duplicate_tournament
+from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
 from pokerlab.experiments.td_holdem import SEEDS_HEADER, across_runs, fixed_opponents, plot_runs, versus
 from pokerlab.learning.td import write_csv
 
 CURVE_HEADER = ["run", "seed", "hands", "opponent", "sb_per_hand", "ci95_low", "ci95_high"]
+REFERENCE_HEADER = ["opponent", "sb_per_hand", "ci95_low", "ci95_high"]
 
 
 def kept_players(run: Path) -> list[tuple[int, Path]]:
@@ -63,17 +69,27 @@ def _play(task: tuple[str, int, int, str, list[str], str, int, int]) -> list:
     return [name, seed, hands, opponent, *(round(v, 6) for v in (r.sb_per_hand, *r.ci95))]
 
 
-def _read_rows(out: Path, deals: int, seed: int) -> list[list]:
-    """The rows of an earlier evaluation into `out` with the same deals and seed (none otherwise)."""
+def _reference(task: tuple[str, str, int, int, GameConfig]) -> list:
+    """One row of reference.csv: the reference agent against `opponent` (a worker's job)."""
+    reference, opponent, deals, deal_seed, game = task
+    r = duplicate_tournament([reference, opponent], deals, game, deal_seed).results[0]
+    return [opponent, *(round(v, 6) for v in (r.sb_per_hand, *r.ci95))]
+
+
+def _read_rows(out: Path, meta: dict) -> tuple[list[list], list[list]]:
+    """The curve and reference rows of an earlier evaluation into `out` with the same `meta` (deals, seed,
+    reference), or none."""
     try:
-        meta = json.loads((out / "curve.json").read_text())
+        if json.loads((out / "curve.json").read_text()) != meta:
+            return [], []
         with (out / "curve.csv").open() as file:
             rows = list(csv.reader(file))[1:]
+        with (out / "reference.csv").open() as file:
+            references = list(csv.reader(file))[1:]
     except (OSError, ValueError):
-        return []
-    if meta != {"deals": deals, "seed": seed}:
-        return []
-    return [[r[0], int(r[1]), int(r[2]), r[3], *map(float, r[4:])] for r in rows]
+        return [], []
+    curve = [[r[0], int(r[1]), int(r[2]), r[3], *map(float, r[4:])] for r in rows]
+    return curve, [[r[0], *map(float, r[1:])] for r in references]
 
 
 def curves(
@@ -84,10 +100,12 @@ def curves(
     out: str | Path,
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
+    reference: str | None = None,
 ) -> list[list]:
     """Evaluate every kept player of `runs` against `opponents` on `deals` duplicate deals of `seed` with
-    `workers` processes; write curve.csv, curve.json, seeds.csv and curves.png into `out`; returns the
-    curve rows (run, seed, hands, opponent, sb/hand, low, high), sorted by run, hands and opponent."""
+    `workers` processes, and the `reference` agent against each opponent but itself; write curve.csv,
+    reference.csv, curve.json, seeds.csv and curves.png into `out`; returns the curve rows (run, seed,
+    hands, opponent, sb/hand, low, high), sorted by run, hands and opponent."""
     if not isinstance(deals, int) or deals < 1:
         raise ConfigError(f"curve deals must be an integer >= 1, got {deals!r}")
     if not isinstance(workers, int) or workers < 1:
@@ -98,42 +116,61 @@ def curves(
         raise ConfigError(f"the runs' folder names name their curves and must differ, got {names}")
     out = Path(out)
     order = {name: i for i, name in enumerate(names)}
-    done = {
-        (r[0], r[2], r[3]): r for r in _read_rows(out, deals, seed) if r[0] in order and r[3] in opponents
-    }
-    tasks = []
+    meta = {"deals": deals, "seed": seed, "reference": reference}
+    earlier, earlier_references = _read_rows(out, meta)
+    done = {(r[0], r[2], r[3]): r for r in earlier if r[0] in order and r[3] in opponents}
+    references = {r[0]: r for r in earlier_references if r[0] in opponents}
+    tasks: list[tuple[Callable, tuple]] = []
     for folder in folders:
         run_seed, fixed = _run_seed(folder), fixed_opponents(folder)
-        for hands, where in kept_players(folder):
-            tasks += [
-                (folder.name, run_seed, hands, str(where), fixed, name, deals, seed)
-                for name in opponents
-                if (folder.name, hands, name) not in done
-            ]
+        kept = kept_players(folder)
+        tasks += [
+            (_play, (folder.name, run_seed, hands, str(where), fixed, name, deals, seed))
+            for hands, where in kept
+            for name in opponents
+            if (folder.name, hands, name) not in done
+        ]
+    if reference:
+        make_agent(reference)  # one clear error with the known names
+        game = load_td_agent(str(kept[-1][1])).config.game()
+        tasks += [
+            (_reference, (reference, name, deals, seed, game))
+            for name in opponents
+            if name != reference and name not in references
+        ]
     out.mkdir(parents=True, exist_ok=True)
-    (out / "curve.json").write_text(json.dumps({"deals": deals, "seed": seed}) + "\n")
+    (out / "curve.json").write_text(json.dumps(meta) + "\n")
     rows = list(done.values())
+    finished = [0]
 
-    def keep(row: list) -> None:
-        rows.append(row)
+    def write() -> None:
         rows.sort(key=lambda r: (order[r[0]], r[2], opponents.index(r[3])))
         write_csv(out / "curve.csv", CURVE_HEADER, rows)
+        ordered = sorted(references.values(), key=lambda r: opponents.index(r[0]))
+        write_csv(out / "reference.csv", REFERENCE_HEADER, ordered)
+
+    def keep(function: Callable, row: list) -> None:
+        if function is _play:
+            rows.append(row)
+            what = f"{row[0]} at {row[2]} hands vs {row[3]}"
+        else:
+            references[row[0]] = row
+            what = f"{reference} vs {row[0]}"
+        write()
+        finished[0] += 1
         if progress:
-            progress(
-                f"{len(rows) - len(done)}/{len(tasks)}  {row[0]} at {row[2]} hands vs {row[3]}: "
-                f"{row[4]:+.3f} [{row[5]:+.3f}, {row[6]:+.3f}]"
-            )
+            progress(f"{finished[0]}/{len(tasks)}  {what}: {row[-3]:+.3f} [{row[-2]:+.3f}, {row[-1]:+.3f}]")
 
     if workers == 1 or len(tasks) < 2:
-        for task in tasks:
-            keep(_play(task))
+        for function, task in tasks:
+            keep(function, function(task))
     else:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context) as pool:
-            for future in as_completed([pool.submit(_play, task) for task in tasks]):
-                keep(future.result())
-    rows.sort(key=lambda r: (order[r[0]], r[2], opponents.index(r[3])))
-    write_csv(out / "curve.csv", CURVE_HEADER, rows)
+            jobs = {pool.submit(function, task): function for function, task in tasks}
+            for future in as_completed(jobs):
+                keep(jobs[future], future.result())
+    write()
     as_runs = [
         {
             "name": name,
@@ -144,5 +181,7 @@ def curves(
         for name in names
     ]
     write_csv(out / "seeds.csv", SEEDS_HEADER, across_runs(as_runs))
-    plot_runs(as_runs, out / "curves.png", f"TD-Hold'em, {deals:,} duplicate deals per point (seed {seed})")
+    lines = {name: (reference, r[1]) for name, r in references.items()}
+    title = f"TD-Hold'em, {deals:,} duplicate deals per point (seed {seed})"
+    plot_runs(as_runs, out / "curves.png", title, lines)
     return rows

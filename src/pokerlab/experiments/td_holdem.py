@@ -123,9 +123,10 @@ def across_runs(runs: list[dict]) -> list[list]:
     return rows
 
 
-def plot_runs(runs: list[dict], path: Path, title: str) -> None:
+def plot_runs(runs: list[dict], path: Path, title: str, references: dict[str, tuple] | None = None) -> None:
     """One panel per evaluation opponent: each run's points with their CIs, and the median and range over
-    the runs at the points they share (§A.9 item 2), on a log scale of training hands."""
+    the runs at the points they share (§A.9 item 2), on a log scale of training hands; `references` (opponent
+    -> (label, sb/hand)) adds a dotted line, such as Loki-1's result on the same deals (§A.9 item 3)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -155,6 +156,9 @@ def plot_runs(runs: list[dict], path: Path, title: str) -> None:
         ax.axhline(0, color="grey", lw=0.8)
         if opponent == "call":
             ax.axhline(BEST_RESPONSE_VS_CALL, color="grey", ls="--", lw=0.8, label="best response")
+        if opponent in (references or {}):
+            label, value = references[opponent]
+            ax.axhline(value, color="tab:red", ls=":", lw=1.2, label=label)
         ax.set_title(f"vs {opponent}")
         log_hands_axis(ax, [r[0] for run in runs for r in run["rows"]])
         ax.set_xlabel("training hands")

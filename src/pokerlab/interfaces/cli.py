@@ -572,13 +572,17 @@ def cmd_train_curve(args: argparse.Namespace) -> int:
     """Learning curves evaluated after training (LEARNING-SPEC §A.9 item 2): every player a `pokerlab train
     td` run kept (its schedule's save_at hands, and the final one) against each opponent on the same
     --deals duplicate deals of --seed, in --workers processes; writes curve.csv (kept as it goes: a second
-    call with the same deals and seed plays only what is missing), seeds.csv (median and range over the
-    runs) and curves.png into --out."""
+    call with the same deals and seed plays only what is missing), reference.csv (--reference against each
+    opponent on the same deals, a dotted line on the plot), seeds.csv (median and range over the runs) and
+    curves.png into --out."""
     from pokerlab.agents import parse_lineup
     from pokerlab.experiments.td_curve import curves
 
     opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
-    rows = curves(args.runs, opponents, args.deals, args.seed, args.out, args.workers, _progress_lines(args))
+    progress = _progress_lines(args)
+    rows = curves(
+        args.runs, opponents, args.deals, args.seed, args.out, args.workers, progress, args.reference
+    )
     for name, _, hands, opponent, value, low, high in rows:
         print(f"{name:<16}{hands:>10} vs {opponent:<18}{value:+.3f} [{low:+.3f}, {high:+.3f}]")
     print(f"curves in {args.out}/curve.csv, {args.out}/seeds.csv, {args.out}/curves.png")
@@ -1002,6 +1006,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=_seed, default=2026, help="the deals' seed (default 2026, that of the final tables)"
     )
     p.add_argument("--workers", type=_int_in(1, 256, "workers"), default=1, help="processes (default 1)")
+    p.add_argument(
+        "--reference",
+        default=None,
+        help="an agent played against each opponent on the same deals (e.g. loki1)",
+    )
     p.add_argument("--out", required=True, help="the results folder")
     _add_progress_option(p)
     p.set_defaults(func=cmd_train_curve)
