@@ -90,3 +90,17 @@ def test_cli_select_then_table(run, capsys):
     assert "<- chosen" in out and f"td:{run}/best" in out
     assert main(["train", "table", str(run), "--player", "best", "--opponents", "call", "--deals", "3"]) == 0
     assert "final-table-best.csv" in capsys.readouterr().out
+
+
+def test_a_second_criterion_reuses_the_rows(run, monkeypatch):
+    import pokerlab.experiments.td_select as td_select
+
+    first = select(run, 5, criterion="mean", opponents=["call", "random"])
+    played = []
+    real = td_select.versus
+    monkeypatch.setattr(td_select, "versus", lambda *a: played.append(a) or real(*a))
+    second = select(run, 5, criterion="worst-low", opponents=["call", "random"])
+    assert played == [] and second["rows"] == first["rows"]
+    assert second["scores"] == pytest.approx(recomputed(run, "worst-low"), abs=1e-6)
+    select(run, 5, criterion="worst-low", opponents=["call"])  # other opponents: played again
+    assert len(played) == 4

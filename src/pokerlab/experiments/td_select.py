@@ -12,7 +12,8 @@ one:
 * ``worst-low``: the worst lower bound of the 95 % CI over them (the candidate whose weakest result is
   surest).
 
-Ties go to the earlier candidate. The validation seed (default `VALIDATION_SEED`) must differ from the seed
+Ties go to the earlier candidate. A second selection on the same deals, seed and opponents (with another
+criterion, say) reuses the rows of select.csv and plays only candidates it lacks. The validation seed (default `VALIDATION_SEED`) must differ from the seed
 of the reported final tables (`TABLE_SEED`), so that the table of the chosen player measures it on deals
 the choice never saw.
 
@@ -24,6 +25,7 @@ to final-table-best.csv).
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from collections.abc import Callable
@@ -53,6 +55,19 @@ def worst_low(rows: list[list]) -> float:
 CRITERIA: dict[str, Callable[[list[list]], float]] = {"mean": mean_result, "worst-low": worst_low}
 
 
+def _earlier_rows(run: Path, deals: int, seed: int, opponents: list[str]) -> dict[tuple[str, str], list]:
+    """(candidate, opponent) -> row of an earlier selection of `run` on the same deals, seed and opponents."""
+    try:
+        earlier = json.loads((run / "select.json").read_text())
+        with (run / "select.csv").open() as file:
+            rows = list(csv.reader(file))[1:]
+    except (OSError, ValueError):
+        return {}
+    if [earlier.get(k) for k in ("deals", "seed", "opponents")] != [deals, seed, opponents]:
+        return {}
+    return {(r[0], r[2]): [r[0], int(r[1]), r[2], *map(float, r[3:])] for r in rows}
+
+
 def select(
     run: str | Path,
     deals: int,
@@ -79,9 +94,13 @@ def select(
     judged = [name for name in opponents if name in fixed]
     if not judged:
         raise ConfigError(f"none of the opponents {opponents} is a fixed opponent of the run ({fixed})")
+    earlier = _earlier_rows(run, deals, seed, opponents)
     rows = []
     for hands, name in candidates:
         for opponent in opponents:
+            if (name, opponent) in earlier and earlier[name, opponent][1] == hands:
+                rows.append(earlier[name, opponent])
+                continue
             _, r = versus(run / f"{name}.npz", fixed, opponent, deals, seed)
             low, high = r.ci95
             rows.append([name, hands, opponent, *(round(v, 6) for v in (r.sb_per_hand, low, high))])
