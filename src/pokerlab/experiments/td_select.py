@@ -13,9 +13,9 @@ one:
   surest).
 
 Ties go to the earlier candidate. A second selection on the same deals, seed and opponents (with another
-criterion, say) reuses the rows of select.csv and plays only candidates it lacks. The validation seed (default `VALIDATION_SEED`) must differ from the seed
-of the reported final tables (`TABLE_SEED`), so that the table of the chosen player measures it on deals
-the choice never saw.
+criterion, say) reuses the rows of select.csv and plays only candidates it lacks. The validation seed
+(default `VALIDATION_SEED`) must differ from the seed of the reported final tables (`TABLE_SEED`), so that
+the table of the chosen player measures it on deals the choice never saw.
 
 Written into the run's folder: ``select.csv`` (candidate, training hands, opponent, sb/hand, 95 % CI),
 ``select.json`` (the criterion, seed, deals, each candidate's score, the choice) and ``best.npz``, a copy
