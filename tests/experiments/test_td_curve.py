@@ -146,3 +146,12 @@ def test_cli_curve(runs, tmp_path, capsys):
         "ci95_low",
         "ci95_high",
     ]
+
+
+def test_a_run_trained_further_loses_its_old_final_point(tmp_path):
+    run = tmp_path / "run"
+    train(PRESETS["repaired"], SCHEDULE, 20, 3, run)
+    first = curves([run], ["call"], 3, 1, tmp_path / "c")
+    assert [r[2] for r in first] == [0, 10, 20]
+    train(PRESETS["repaired"], SCHEDULE, 40, 3, run, resume=True)
+    assert [r[2] for r in curves([run], ["call"], 3, 1, tmp_path / "c")] == [0, 10, 30, 40]

@@ -118,18 +118,27 @@ def curves(
     order = {name: i for i, name in enumerate(names)}
     meta = {"deals": deals, "seed": seed, "reference": reference}
     earlier, earlier_references = _read_rows(out, meta)
-    done = {(r[0], r[2], r[3]): r for r in earlier if r[0] in order and r[3] in opponents}
     references = {r[0]: r for r in earlier_references if r[0] in opponents}
-    tasks: list[tuple[Callable, tuple]] = []
+    jobs: dict[tuple[str, int, str], tuple] = {}
     for folder in folders:
         run_seed, fixed = _run_seed(folder), fixed_opponents(folder)
         kept = kept_players(folder)
-        tasks += [
-            (_play, (folder.name, run_seed, hands, str(where), fixed, name, deals, seed))
-            for hands, where in kept
-            for name in opponents
-            if (folder.name, hands, name) not in done
-        ]
+        for hands, where in kept:
+            for name in opponents:
+                jobs[folder.name, hands, name] = (
+                    folder.name,
+                    run_seed,
+                    hands,
+                    str(where),
+                    fixed,
+                    name,
+                    deals,
+                    seed,
+                )
+    done = {
+        key: r for r in earlier if (key := (r[0], r[2], r[3])) in jobs
+    }  # a run's players may have moved on
+    tasks: list[tuple[Callable, tuple]] = [(_play, job) for key, job in jobs.items() if key not in done]
     if reference:
         make_agent(reference)  # one clear error with the known names
         game = load_td_agent(str(kept[-1][1])).config.game()
