@@ -34,6 +34,7 @@ from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
 from pokerlab.experiments.td_holdem import SEEDS_HEADER, across_runs, fixed_opponents, plot_runs, versus
+from pokerlab.experiments.td_ladder import saved_players
 from pokerlab.learning.td import write_csv
 
 CURVE_HEADER = ["run", "seed", "hands", "opponent", "sb_per_hand", "ci95_low", "ci95_high"]
@@ -43,18 +44,8 @@ REFERENCE_HEADER = ["opponent", "sb_per_hand", "ci95_low", "ci95_high"]
 def kept_players(run: Path) -> list[tuple[int, Path]]:
     """(training hands, file) of a run's kept players (``players/hands-N.npz``) and of its final
     ``checkpoint.npz`` when that is later, oldest first."""
-    found = [(int(p.stem.split("-")[1]), p) for p in sorted((run / "players").glob("hands-*.npz"))]
-    final = run / "checkpoint.npz"
-    if final.is_file():
-        hands = load_td_agent(str(final)).learner.hands
-        if not found or hands > found[-1][0]:
-            found.append((hands, final))
-    if len(found) < 2:
-        raise ConfigError(
-            f"{run}: a curve needs at least two players (players/hands-N.npz from a run whose schedule has "
-            f"save_at, and checkpoint.npz), found {len(found)}"
-        )
-    return found
+    source = "players/hands-N.npz from a run whose schedule has save_at, and checkpoint.npz"
+    return saved_players(run, "players", "a curve", source)
 
 
 def _run_seed(run: Path) -> int:

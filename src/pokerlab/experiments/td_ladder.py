@@ -35,17 +35,24 @@ def rungs(run: str | Path, what: str = "a ladder") -> list[tuple[int, Path]]:
         raise ConfigError(
             f"{run}: no such run folder ({what} reads the folder `pokerlab train td --out` wrote)"
         )
-    found = [(int(p.stem.split("-")[1]), p) for p in sorted((run / "snapshots").glob("hands-*.npz"))]
+    return saved_players(
+        run, "snapshots", what, "snapshots/hands-N.npz from a run with a stage 2, schedule stage2_after > 0"
+    )
+
+
+def saved_players(run: Path, folder: str, what: str, source: str) -> list[tuple[int, Path]]:
+    """(training hands, file) of the players the run saved as `folder`/hands-N.npz and of its final
+    checkpoint.npz when that is later, oldest first; fewer than two is an error naming `what` needs them
+    and their `source`."""
+    found = [(int(p.stem.split("-")[1]), p) for p in sorted((run / folder).glob("hands-*.npz"))]
     final = run / "checkpoint.npz"
     if final.is_file():
         hands = load_td_agent(str(final)).learner.hands
         if not found or hands > found[-1][0]:
             found.append((hands, final))
     if len(found) < 2:
-        raise ConfigError(
-            f"{run}: {what} needs at least two snapshots (snapshots/hands-N.npz from a run with a stage 2, "
-            f"schedule stage2_after > 0), found {len(found)}"
-        )
+        noun = "snapshots" if folder == "snapshots" else "players"
+        raise ConfigError(f"{run}: {what} needs at least two {noun} ({source}), found {len(found)}")
     return found
 
 
