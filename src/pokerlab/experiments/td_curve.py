@@ -21,7 +21,6 @@ or below 0, `td_holdem.across_runs`) and ``curves.png`` (`td_holdem.plot_runs`).
 
 from __future__ import annotations
 
-import csv
 import json
 import multiprocessing
 from collections.abc import Callable
@@ -35,7 +34,7 @@ from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
 from pokerlab.experiments.td_holdem import SEEDS_HEADER, across_runs, fixed_opponents, plot_runs, versus
 from pokerlab.experiments.td_ladder import saved_players
-from pokerlab.learning.td import write_csv
+from pokerlab.learning.td import read_csv, write_csv
 
 CURVE_HEADER = ["run", "seed", "hands", "opponent", "sb_per_hand", "ci95_low", "ci95_high"]
 REFERENCE_HEADER = ["opponent", "sb_per_hand", "ci95_low", "ci95_high"]
@@ -46,11 +45,6 @@ def kept_players(run: Path) -> list[tuple[int, Path]]:
     ``checkpoint.npz`` when that is later, oldest first."""
     source = "players/hands-N.npz from a run whose schedule has save_at, and checkpoint.npz"
     return saved_players(run, "players", "a curve", source)
-
-
-def _run_seed(run: Path) -> int:
-    fixed_opponents(run)  # one clear error for a folder that is not a run
-    return int(json.loads((run / "config.json").read_text())["seed"])
 
 
 def _play(task: tuple[str, int, int, str, list[str], str, int, int]) -> list:
@@ -73,10 +67,7 @@ def _read_rows(out: Path, meta: dict) -> tuple[list[list], list[list]]:
     try:
         if json.loads((out / "curve.json").read_text()) != meta:
             return [], []
-        with (out / "curve.csv").open() as file:
-            rows = list(csv.reader(file))[1:]
-        with (out / "reference.csv").open() as file:
-            references = list(csv.reader(file))[1:]
+        rows, references = read_csv(out / "curve.csv"), read_csv(out / "reference.csv")
     except (OSError, ValueError):
         return [], []
     curve = [[r[0], int(r[1]), int(r[2]), r[3], *map(float, r[4:])] for r in rows]
@@ -101,6 +92,8 @@ def curves(
         raise ConfigError(f"curve deals must be an integer >= 1, got {deals!r}")
     if not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"curve workers must be an integer >= 1, got {workers!r}")
+    if not opponents:
+        raise ConfigError("a curve needs at least one opponent")
     folders = [Path(r) for r in runs]
     names = [f.name for f in folders]
     if len(set(names)) < len(names):
@@ -112,24 +105,17 @@ def curves(
     references = {r[0]: r for r in earlier_references if r[0] in opponents}
     jobs: dict[tuple[str, int, str], tuple] = {}
     for folder in folders:
-        run_seed, fixed = _run_seed(folder), fixed_opponents(folder)
+        fixed = fixed_opponents(folder)  # one clear error for a folder that is not a run
+        run_seed = int(json.loads((folder / "config.json").read_text())["seed"])
         kept = kept_players(folder)
         for hands, where in kept:
             for name in opponents:
-                jobs[folder.name, hands, name] = (
-                    folder.name,
-                    run_seed,
-                    hands,
-                    str(where),
-                    fixed,
-                    name,
-                    deals,
-                    seed,
-                )
-    done = {
-        key: r for r in earlier if (key := (r[0], r[2], r[3])) in jobs
-    }  # a run's players may have moved on
-    tasks: list[tuple[Callable, tuple]] = [(_play, job) for key, job in jobs.items() if key not in done]
+                jobs[folder.name, hands, name] = (folder.name, run_seed, hands, str(where), fixed, name)
+    # earlier rows of players the runs still keep (an unfinished run's old final point is not)
+    done = {key: r for r in earlier if (key := (r[0], r[2], r[3])) in jobs}
+    tasks: list[tuple[Callable, tuple]] = [
+        (_play, (*job, deals, seed)) for key, job in jobs.items() if key not in done
+    ]
     if reference:
         make_agent(reference)  # one clear error with the known names
         game = load_td_agent(str(kept[-1][1])).config.game()
@@ -141,7 +127,7 @@ def curves(
     out.mkdir(parents=True, exist_ok=True)
     (out / "curve.json").write_text(json.dumps(meta) + "\n")
     rows = list(done.values())
-    finished = [0]
+    finished = 0
 
     def write() -> None:
         rows.sort(key=lambda r: (order[r[0]], r[2], opponents.index(r[3])))
@@ -150,6 +136,7 @@ def curves(
         write_csv(out / "reference.csv", REFERENCE_HEADER, ordered)
 
     def keep(function: Callable, row: list) -> None:
+        nonlocal finished
         if function is _play:
             rows.append(row)
             what = f"{row[0]} at {row[2]} hands vs {row[3]}"
@@ -157,9 +144,9 @@ def curves(
             references[row[0]] = row
             what = f"{reference} vs {row[0]}"
         write()
-        finished[0] += 1
+        finished += 1
         if progress:
-            progress(f"{finished[0]}/{len(tasks)}  {what}: {row[-3]:+.3f} [{row[-2]:+.3f}, {row[-1]:+.3f}]")
+            progress(f"{finished}/{len(tasks)}  {what}: {row[-3]:+.3f} [{row[-2]:+.3f}, {row[-1]:+.3f}]")
 
     if workers == 1 or len(tasks) < 2:
         for function, task in tasks:
@@ -167,9 +154,9 @@ def curves(
     else:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context) as pool:
-            jobs = {pool.submit(function, task): function for function, task in tasks}
-            for future in as_completed(jobs):
-                keep(jobs[future], future.result())
+            futures = {pool.submit(function, task): function for function, task in tasks}
+            for future in as_completed(futures):
+                keep(futures[future], future.result())
     write()
     as_runs = [
         {

@@ -19,7 +19,6 @@ opponent against a partner (learning online), then scores the three on the next 
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 from pathlib import Path
@@ -34,7 +33,14 @@ from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
-from pokerlab.learning.td import BEST_RESPONSE_VS_CALL, log_hands_axis, play_hand, play_series, write_csv
+from pokerlab.learning.td import (
+    BEST_RESPONSE_VS_CALL,
+    log_hands_axis,
+    play_hand,
+    play_series,
+    read_csv,
+    write_csv,
+)
 from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
 
 RUN_FILES = ("config.json", "curve.csv", "training.csv", "final.json", "curves.png")
@@ -58,10 +64,7 @@ def read_run(folder: Path) -> dict:
     try:
         meta = json.loads((folder / "config.json").read_text())
         final = json.loads((folder / "final.json").read_text())
-        with (folder / "curve.csv").open() as file:
-            rows = [
-                (int(r[0]), r[1], float(r[2]), float(r[3]), float(r[4])) for r in list(csv.reader(file))[1:]
-            ]
+        rows = [(int(r[0]), r[1], *map(float, r[2:5])) for r in read_csv(folder / "curve.csv")]
     except (OSError, ValueError, IndexError) as exc:
         raise ConfigError(f"{folder} is not a finished `pokerlab train td` run ({exc})") from None
     return {"name": folder.name, "seed": meta["seed"], "rows": rows, "final": final}
@@ -351,11 +354,7 @@ def write_model_study(rows: list[list], out: str | Path) -> None:
     import matplotlib.pyplot as plt
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    with (out / "model_study.csv").open("w", newline="") as file:
-        writer = csv.writer(file, lineterminator="\n")
-        writer.writerow(MODEL_HEADER)
-        writer.writerows(rows)
+    write_csv(out / "model_study.csv", MODEL_HEADER, rows)
     opponents = list(dict.fromkeys(r[0] for r in rows))
     models = list(dict.fromkeys(r[2] for r in rows))
     fig, ax = plt.subplots(figsize=(1.6 * len(opponents) + 3, 4))

@@ -25,7 +25,6 @@ to final-table-best.csv).
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 from collections.abc import Callable
@@ -34,7 +33,7 @@ from pathlib import Path
 from pokerlab.errors import ConfigError
 from pokerlab.experiments.td_holdem import TABLE_SEED, fixed_opponents, versus
 from pokerlab.experiments.td_ladder import rungs
-from pokerlab.learning.td import write_csv
+from pokerlab.learning.td import read_csv, write_csv
 
 #: The default validation seed: its deals differ from those of the final tables (seed `TABLE_SEED`).
 VALIDATION_SEED = 7
@@ -59,8 +58,7 @@ def _earlier_rows(run: Path, deals: int, seed: int, opponents: list[str]) -> dic
     """(candidate, opponent) -> row of an earlier selection of `run` on the same deals, seed and opponents."""
     try:
         earlier = json.loads((run / "select.json").read_text())
-        with (run / "select.csv").open() as file:
-            rows = list(csv.reader(file))[1:]
+        rows = read_csv(run / "select.csv")
     except (OSError, ValueError):
         return {}
     if [earlier.get(k) for k in ("deals", "seed", "opponents")] != [deals, seed, opponents]:

@@ -317,6 +317,12 @@ TRAINING_HEADER = ["hands", "sb_per_hand", "alpha", "epsilon"]
 CURVE_HEADER = ["hands", "opponent", "sb_per_hand", "ci95_low", "ci95_high"]
 
 
+def read_csv(path: Path) -> list[list[str]]:
+    """The rows below the header of a CSV file `write_csv` wrote."""
+    with path.open() as file:
+        return list(csv.reader(file))[1:]
+
+
 def log_hands_axis(ax, hands: list[int]) -> None:
     """Training hands on a log scale from the first positive value on (§A.9 item 2), linear below it so
     that 0 (the untrained player) shows; ticks at 0 and the powers of ten."""
