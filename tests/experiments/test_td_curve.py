@@ -155,3 +155,13 @@ def test_a_run_trained_further_loses_its_old_final_point(tmp_path):
     assert [r[2] for r in first] == [0, 10, 20]
     train(PRESETS["repaired"], SCHEDULE, 40, 3, run, resume=True)
     assert [r[2] for r in curves([run], ["call"], 3, 1, tmp_path / "c")] == [0, 10, 30, 40]
+
+
+def test_cli_says_when_the_results_folder_cannot_be_made(runs, tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    out = tmp_path / "file" / "curve"
+    assert (
+        main(["train", "curve", str(runs[0]), "--opponents", "call", "--deals", "2", "--out", str(out)]) == 2
+    )
+    err = capsys.readouterr().err
+    assert err.startswith("pokerlab: error: cannot use") and "file" in err and "Traceback" not in err

@@ -1189,6 +1189,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PokerlabError, _UsageError) as exc:
         print(f"pokerlab: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a results folder or file that cannot be made or read, for every command
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"pokerlab: error: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("pokerlab: interrupted", file=sys.stderr)
         return 130
