@@ -98,3 +98,17 @@ def test_closed_pipe_is_quiet():
     err = proc.stderr.read().decode()
     assert proc.wait() == 0
     assert err == "", err
+
+
+def test_python_dash_m_pokerlab_is_the_command():
+    done = subprocess.run(
+        [sys.executable, "-m", "pokerlab", "match", "--agents", "call,raise", "--deals", "2", "--duplicate"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and "call" in done.stdout and "raise" in done.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "pokerlab", "match"], capture_output=True, text=True, check=False
+    )
+    assert bad.returncode == 2 and "--agents" in bad.stderr

@@ -5,11 +5,12 @@ A run writes into its folder: ``config.json`` (the player's config, the schedule
 ``checkpoint.npz`` (the player, usable as "td:DIR/checkpoint"), ``snapshots/hands-N.npz`` (each frozen
 stage-2 snapshot, for the ladder of `pokerlab.experiments.td_ladder`), ``players/hands-N.npz`` (the player
 at each of the schedule's ``save_at`` hands, for a learning curve evaluated after training on as many deals
-as wanted, `pokerlab.experiments.td_curve`), ``trainer.pkl`` (everything needed to
+as wanted, `pokerlab.experiments.td_curve`), ``averaged.npz`` (with the schedule's ``polyak``: the player
+with the running average of the weights, "td:DIR/averaged"), ``trainer.pkl`` (everything needed to
 resume: the learner, the opponents with their memories and generators, the trainer's generator),
 ``training.csv`` (one row per block of hands: the learner's mean result, α, ε), ``curve.csv`` (the
 evaluations before training and every ``eval_every`` hands), ``curves.png`` and ``final.json`` (the
-evaluation at the end of the run).
+evaluation at the end of the run, with ``polyak`` also the averaged player's as ``averaged``).
 
 Schedule (§A.8.3) [OUR CHOICE throughout]: stage 1 draws each hand's opponent uniformly from the fixed
 opponents (the name "self" is the live network in both seats, i.e. self-play); from ``stage2_after`` hands a
@@ -58,7 +59,10 @@ class Schedule:
     ``eval_opponents`` with ``eval_seed``; ``checkpoint_every`` hands; ``block`` hands per training.csv row;
     ``save_at``: the training hands (0: before training) at which the player is saved to
     ``players/hands-N.npz`` (for a log-scale curve of §A.9 item 2; nothing else changes, the training
-    draws no differently).
+    draws no differently); ``polyak`` (0: off): the time constant, in hands, of an exponential moving
+    average of the weights, θ̄ += (θ − θ̄) / polyak after every hand, played by a second, averaged player
+    [OUR CHOICE, a repair of the stage-2 drift the ladder shows, §A.9 item 5; Polyak & Juditsky 1992,
+    Izmailov et al. 2018 (SWA)]; like ``save_at`` it leaves the training as it is.
     """
 
     opponents: tuple[str, ...] = (SELF,)
@@ -74,6 +78,7 @@ class Schedule:
     checkpoint_every: int = 10_000
     block: int = 1000
     save_at: tuple[int, ...] = ()
+    polyak: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "opponents", tuple(self.opponents))
@@ -90,7 +95,7 @@ class Schedule:
         for name in (*self.opponents, *self.eval_opponents):
             if name != SELF:
                 make_agent(name)  # one clear error with the known names
-        at_least = dict.fromkeys(("stage2_after", "eval_every", "eval_seed"), 0)
+        at_least = dict.fromkeys(("stage2_after", "eval_every", "eval_seed", "polyak"), 0)
         at_least.update(dict.fromkeys(("snapshot_every", "eval_deals", "checkpoint_every", "block"), 1))
         check_fields(self, "Schedule", at_least=at_least)
         shares = (self.live_share, self.snapshot_share)
@@ -215,6 +220,7 @@ class Trainer:
     block_nets: list[int] = field(default_factory=list)
     training_rows: list[list] = field(default_factory=list)
     curve_rows: list[list] = field(default_factory=list)
+    averaged: list[np.ndarray] | None = None  # θ̄ of each network with the schedule's polyak
 
     @classmethod
     def start(cls, config: TDConfig, schedule: Schedule, seed: int) -> Trainer:
@@ -233,7 +239,8 @@ class Trainer:
         opponents = {name: make_agent(name) for name in fixed}
         for agent in [*live, *opponents.values()]:
             agent.seed(np.random.default_rng(rng.integers(2**63)))
-        return cls(config, schedule, seed, learner, rng, live, opponents)
+        averaged = [n.theta.copy() for n in learner.networks] if schedule.polyak else None
+        return cls(config, schedule, seed, learner, rng, live, opponents, averaged=averaged)
 
     def opponent_id(self, name: str) -> int | None:
         """The identity input of an opponent (None without identity inputs)."""
@@ -274,6 +281,9 @@ class Trainer:
             average.train(self.learner.config.average_steps, self.rng)
         self.done += 1
         self.learner.hands += 1
+        if self.averaged is not None:
+            for mean, network in zip(self.averaged, self.learner.networks, strict=True):
+                mean += (network.theta - mean) / s.polyak
         if (
             s.stage2_after
             and self.done >= s.stage2_after
@@ -282,12 +292,21 @@ class Trainer:
             self.snapshots.append(frozen_copy(self.learner))
         return state.nets[position]
 
-    def evaluate(self, game: GameConfig) -> list[list]:
-        """Duplicate matches of a frozen copy against each evaluation opponent: rows of (hands, opponent,
-        sb/hand, CI low, CI high)."""
+    def averaged_player(self) -> TDAgent:
+        """A frozen player with the averaged weights θ̄ (and the rest of what the learner knows now)."""
+        if self.averaged is None:
+            raise ConfigError("this run keeps no averaged weights: set the schedule's polyak")
+        theta = np.stack(self.averaged) if len(self.averaged) > 1 else self.averaged[0]
+        agent = TDAgent(learner=TDLearner.from_state({**self.learner.state(), "theta": theta}))
+        agent.freeze()
+        return agent
+
+    def evaluate(self, game: GameConfig, averaged: bool = False) -> list[list]:
+        """Duplicate matches of a frozen copy (`averaged`: of the averaged player) against each evaluation
+        opponent: rows of (hands, opponent, sb/hand, CI low, CI high)."""
         rows = []
         for name in self.schedule.eval_opponents:
-            player = frozen_copy(self.learner)
+            player = self.averaged_player() if averaged else frozen_copy(self.learner)
             player.opponent_id = self.opponent_id(name) if name in self.schedule.opponents else None
             result = duplicate_tournament(
                 [player, name], self.schedule.eval_deals, game, self.schedule.eval_seed
@@ -418,6 +437,8 @@ def train(
 
     def checkpoint() -> None:
         trainer.live[0].save(out / "checkpoint.npz")
+        if trainer.averaged is not None:
+            trainer.averaged_player().save(out / "averaged.npz")
         write_csv(out / "training.csv", TRAINING_HEADER, trainer.training_rows)
         write_csv(out / "curve.csv", CURVE_HEADER, trainer.curve_rows)
         plot_curves(trainer, out / "curves.png", game.small_bet)
@@ -468,8 +489,14 @@ def train(
     final = [r for r in trainer.curve_rows if r[0] == trainer.done] or trainer.evaluate(game)
     if not any(r[0] == trainer.done for r in trainer.curve_rows):
         report(final, f"at the end ({trainer.done} hands)")
-    rows = [dict(zip(CURVE_HEADER, r, strict=True)) for r in final]
-    (out / "final.json").write_text(
-        json.dumps({"hands": trainer.done, "seed": seed, "results": rows}, indent=1) + "\n"
-    )
+    summary = {
+        "hands": trainer.done,
+        "seed": seed,
+        "results": [dict(zip(CURVE_HEADER, r, strict=True)) for r in final],
+    }
+    if trainer.averaged is not None:
+        averaged = trainer.evaluate(game, averaged=True)
+        report(averaged, "of the averaged player")
+        summary["averaged"] = [dict(zip(CURVE_HEADER, r, strict=True)) for r in averaged]
+    (out / "final.json").write_text(json.dumps(summary, indent=1) + "\n")
     return trainer
