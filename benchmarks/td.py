@@ -51,10 +51,12 @@ def time_update(inputs: int, outputs: int, ks: list[int], repeats: int, rng) -> 
     return ours, peer
 
 
-def training_rate(preset: str, opponents: tuple[str, ...], hands: int, seed: int, **changes) -> float:
-    """Training hands per second (no evaluation, no files) of a preset, with `changes` to its fields,
-    against `opponents`."""
-    schedule = Schedule(opponents=opponents, opponent_id_input=preset == "repaired")
+def training_rate(
+    preset: str, opponents: tuple[str, ...], hands: int, seed: int, polyak: int = 0, **changes
+) -> float:
+    """Training hands per second (no evaluation, no files) of a preset, with `changes` to its fields and
+    the schedule's `polyak` weight average, against `opponents`."""
+    schedule = Schedule(opponents=opponents, opponent_id_input=preset == "repaired", polyak=polyak)
     trainer = Trainer.start(replace(PRESETS[preset], **changes), schedule, seed)
     dealer, game = Dealer(seed), GameConfig()
     for _ in range(50):
@@ -97,13 +99,13 @@ def main() -> None:
 
     print(f"\ntraining hands/s, one core, {args.hands} hands each (no evaluation)")
     three = ("call", "raise", "random")
-    for preset, opponents, changes in (
-        ("repaired", three, {}),
-        ("repaired", three, {"opponent_model_inputs": True}),
-        ("faithful", ("self",), {}),
+    for label, preset, opponents, changes in (
+        ("repaired", "repaired", three, {}),
+        ("repaired + weight average", "repaired", three, {"polyak": 100_000}),
+        ("repaired + opponent model", "repaired", three, {"opponent_model_inputs": True}),
+        ("faithful", "faithful", ("self",), {}),
     ):
         rate = training_rate(preset, opponents, args.hands, args.seed, **changes)
-        label = preset + (" + opponent model" if changes else "")
         print(
             f"{label:<27} vs {'+'.join(opponents):<18}{rate:>8.0f} hands/s  "
             f"(10^6 hands on 2 cores, two independent runs: {1e6 / rate / 60:.0f} min each; target 60)"
