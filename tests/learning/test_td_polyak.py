@@ -4,10 +4,12 @@ files, and it plays by name."""
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from pokerlab.agents import make_agent
 from pokerlab.agents.td.agent import load_td_agent
 from pokerlab.agents.td.config import PRESETS
 from pokerlab.arena.match import duplicate_tournament
@@ -90,3 +92,12 @@ def test_bad_time_constants_and_a_run_without_an_average_are_refused():
     trainer = Trainer.start(PRESETS["repaired"], BASE, 1)
     with pytest.raises(ConfigError, match="keeps no averaged weights: set the schedule's polyak"):
         trainer.averaged_player()
+
+
+def test_the_committed_averaged_players_play_by_name():
+    root = Path(__file__).resolve().parents[2]
+    name = f"td:{root}/docs/results/td-holdem/hidden-80/averaged/s1"
+    player = make_agent(name)
+    assert player.frozen and player.config.hidden == 80 and player.learner.hands == 1_000_000
+    r = duplicate_tournament([name, "call"], 20, player.config.game(), 1).results[0]
+    assert r.hands == 40

@@ -183,7 +183,9 @@ register_family(
 )
 register("td", TDAgent, "TD-Hold'em (seed 003), repaired preset, untrained: learns during its session")
 register_family(
-    "td", load_td_agent, "TD-Hold'em player saved by `pokerlab train td`, frozen (td:DIR/checkpoint)"
+    "td",
+    load_td_agent,
+    "TD-Hold'em player saved by `pokerlab train td`, frozen (td:DIR/checkpoint, td:DIR/averaged)",
 )
 register_family(
     "switch",

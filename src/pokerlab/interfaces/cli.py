@@ -1040,7 +1040,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--player",
         default="checkpoint",
         help="the run's player file: checkpoint (the final player, default), best (chosen by `train select`; "
-        "table in final-table-best.csv), snapshots/hands-N or a path",
+        "table in final-table-best.csv), averaged (the weight average of a run with the schedule's polyak; "
+        "final-table-averaged.csv), snapshots/hands-N or a path",
     )
     _add_progress_option(p)
     p.set_defaults(func=cmd_train_table)
