@@ -94,10 +94,12 @@ def test_bad_time_constants_and_a_run_without_an_average_are_refused():
         trainer.averaged_player()
 
 
-def test_the_committed_averaged_players_play_by_name():
+@pytest.mark.parametrize("where", ["hidden-80/averaged/s1", "hidden-80/opponent-model/averaged-s3"])
+def test_the_committed_averaged_players_play_by_name(where):
     root = Path(__file__).resolve().parents[2]
-    name = f"td:{root}/docs/results/td-holdem/hidden-80/averaged/s1"
+    name = f"td:{root}/docs/results/td-holdem/{where}"
     player = make_agent(name)
     assert player.frozen and player.config.hidden == 80 and player.learner.hands == 1_000_000
+    assert player.config.opponent_model_inputs == ("opponent-model" in where)
     r = duplicate_tournament([name, "call"], 20, player.config.game(), 1).results[0]
     assert r.hands == 40
