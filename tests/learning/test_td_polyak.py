@@ -68,11 +68,14 @@ def test_the_averaged_rows_of_final_json_are_plain_duplicate_matches(run):
         assert row["sb_per_hand"] == round(r.results[0].sb_per_hand, 6)
 
 
-def test_with_a_time_constant_of_one_hand_the_average_is_the_player(tmp_path):
-    train(PRESETS["repaired"], replace(SCHEDULE, polyak=1), 12, 5, tmp_path / "one")
-    assert np.array_equal(
-        theta(tmp_path / "one" / "averaged.npz"), theta(tmp_path / "one" / "checkpoint.npz")
-    )
+@pytest.mark.parametrize("networks", [False, True])
+def test_with_a_time_constant_of_one_hand_the_average_is_the_player(tmp_path, networks):
+    config = replace(PRESETS["repaired"], opponent_networks=networks)
+    train(config, replace(SCHEDULE, polyak=1), 12, 5, tmp_path / "one")
+    one = tmp_path / "one"
+    assert theta(one / "averaged.npz").shape == theta(one / "checkpoint.npz").shape
+    assert np.array_equal(theta(one / "averaged.npz"), theta(one / "checkpoint.npz"))
+    assert theta(one / "checkpoint.npz").ndim == (2 if networks else 1)
 
 
 def test_an_interrupted_run_resumes_to_the_same_average(run, tmp_path):

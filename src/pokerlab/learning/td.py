@@ -296,10 +296,7 @@ class Trainer:
         """A frozen player with the averaged weights θ̄ (and the rest of what the learner knows now)."""
         if self.averaged is None:
             raise ConfigError("this run keeps no averaged weights: set the schedule's polyak")
-        theta = np.stack(self.averaged) if len(self.averaged) > 1 else self.averaged[0]
-        agent = TDAgent(learner=TDLearner.from_state({**self.learner.state(), "theta": theta}))
-        agent.freeze()
-        return agent
+        return frozen_copy(self.learner, self.averaged)
 
     def evaluate(self, game: GameConfig, averaged: bool = False) -> list[list]:
         """Duplicate matches of a frozen copy (`averaged`: of the averaged player) against each evaluation
@@ -316,9 +313,13 @@ class Trainer:
         return rows
 
 
-def frozen_copy(learner: TDLearner) -> TDAgent:
-    """A frozen player with a copy of what `learner` knows now."""
-    agent = TDAgent(learner=TDLearner.from_state(learner.state()))
+def frozen_copy(learner: TDLearner, weights: list[np.ndarray] | None = None) -> TDAgent:
+    """A frozen player with a copy of what `learner` knows now; with `weights` (one vector per network,
+    like each network's theta) in place of its networks' weights."""
+    state = learner.state()
+    if weights is not None:
+        state["theta"] = np.stack(weights).reshape(state["theta"].shape)
+    agent = TDAgent(learner=TDLearner.from_state(state))
     agent.freeze()
     return agent
 
