@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pokerlab.agents import make_agent
-from pokerlab.agents.td.agent import load_td_agent
+from pokerlab.agents.td.agent import checkpoint_path, load_td_agent
 from pokerlab.agents.td.config import PRESETS
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.errors import ConfigError
@@ -106,3 +106,11 @@ def test_the_committed_averaged_players_play_by_name(where):
     assert player.config.opponent_model_inputs == ("opponent-model" in where)
     r = duplicate_tournament([name, "call"], 20, player.config.game(), 1).results[0]
     assert r.hands == 40
+
+
+def test_asking_a_run_without_an_average_for_it_names_the_players_it_has(tmp_path):
+    train(PRESETS["repaired"], replace(BASE, checkpoint_every=5), 5, 1, tmp_path / "plain")
+    with pytest.raises(ConfigError, match=r"no TD checkpoint at .*averaged.*plain holds checkpoint\)"):
+        checkpoint_path(tmp_path / "plain" / "averaged")
+    with pytest.raises(ConfigError, match=r"training folder\)$"):
+        checkpoint_path(tmp_path / "nowhere" / "averaged")

@@ -316,7 +316,9 @@ def checkpoint_path(where: str | Path) -> Path:
     for candidate in (path, *named, path / "checkpoint.npz"):
         if candidate.is_file():
             return candidate
-    raise ConfigError(f"no TD checkpoint at {str(where)!r} (give a .npz file or a training folder)")
+    beside = sorted(f.stem for f in path.parent.glob("*.npz")) if path.parent.is_dir() else []
+    there = f"; {path.parent} holds {', '.join(beside)}" if beside else ""
+    raise ConfigError(f"no TD checkpoint at {str(where)!r} (give a .npz file or a training folder{there})")
 
 
 def load_td_agent(where: str) -> TDAgent:
