@@ -14,10 +14,10 @@ import uvicorn
 from sqlalchemy import select
 from websockets.sync.client import connect
 
-from pokerlab.interfaces.web.app import create_app
+from pokerlab.interfaces.web.app import CSRF_HEADER
 from pokerlab.interfaces.web.config import WebConfig, parse_tables
 from pokerlab.interfaces.web.db import Database, Hand, User
-from pokerlab.interfaces.web.server import WS_MAX_SIZE
+from pokerlab.interfaces.web.server import uvicorn_config
 
 
 class LiveServer:
@@ -25,17 +25,7 @@ class LiveServer:
 
     def __init__(self, config: WebConfig) -> None:
         self.config = config
-        self.app = create_app(config)
-        self.uvicorn = uvicorn.Server(
-            uvicorn.Config(
-                self.app,
-                host="127.0.0.1",
-                port=0,
-                ws_max_size=WS_MAX_SIZE,
-                ws_per_message_deflate=False,
-                log_level="warning",
-            )
-        )
+        self.uvicorn = uvicorn.Server(uvicorn_config(config, "127.0.0.1", 0, log_level="warning"))
         self.thread = threading.Thread(target=self.uvicorn.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 30
@@ -48,7 +38,8 @@ class LiveServer:
         self.ws_url = f"ws://127.0.0.1:{port}"
 
     def client(self) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=30)
+        """An HTTP client as the page is one: it sends the CSRF header (no Origin, as a non-browser)."""
+        return httpx.Client(base_url=self.url, timeout=30, headers={CSRF_HEADER: "pokerlab"})
 
     def person(self, name: str, password: str = "correct horse") -> httpx.Client:
         """A new signed-up person's HTTP client (the session cookie in its jar)."""

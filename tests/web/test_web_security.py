@@ -7,14 +7,15 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from live_server import LiveServer, frames_until, play, web_config
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pokerlab.cards import format_card
-from pokerlab.interfaces.web.accounts import LoginLimiter
+from pokerlab.interfaces.web.accounts import RateLimiter
 
 
 def stored_hands(db_path) -> dict[int, dict]:
@@ -138,11 +139,13 @@ def test_logged_out_or_wrong_users_can_neither_act_nor_read(tmp_path):
             )
             assert refused[-1][1] == {"type": "error", "message": "it is not your turn"}
             assert alice.post("/api/logout").status_code == 204
-            assert "session has ended" in error_after(ws, json.dumps({"type": "act", "action": "raise"}))
+            # the log-out closes her open socket: no frame (no hole card) reaches it any more
+            with pytest.raises(ConnectionClosed):
+                frames_until(ws, lambda f: False, timeout=10)
             # the turn runs out: alice is checked or folded, never raised
-            action = frames_until(ws, lambda f: f["type"] == "action" and f["seat"] == 0)[-1][1]
+            action = frames_until(intruder, lambda f: f["type"] == "action" and f["seat"] == 0)[-1][1]
             assert action["action"] in ("check", "fold")
-            end = frames_until(ws, lambda f: f["type"] == "hand_end")[-1][1]
+            end = frames_until(intruder, lambda f: f["type"] == "hand_end")[-1][1]
         assert alice.get("/api/me").status_code == 401
         assert bob.get("/api/hands").json() == []
         assert bob.get(f"/api/hands/{end['hand']}").status_code == 404
@@ -195,22 +198,29 @@ def test_log_in_is_rate_limited(live):
     assert client.post("/api/login", json={"name": "erin", "password": "right password"}).status_code == 200
 
 
-def test_login_limiter_window_slides():
-    limiter = LoginLimiter(failures=3, window=60.0)
+def test_rate_limiter_window_slides():
+    limiter = RateLimiter(limit=3, window=60.0)
     for t in (0.0, 10.0, 20.0):
-        assert not limiter.blocked("a", "n", now=t)
-        limiter.failed("a", "n", now=t)
-    assert limiter.blocked("a", "n", now=59.0)
-    assert not limiter.blocked("b", "n", now=59.0) and not limiter.blocked("a", "m", now=59.0)
-    assert not limiter.blocked("a", "n", now=60.5)  # the first failure left the window
-    assert not limiter.blocked("a", "n", now=200.0) and limiter._times == {}  # quiet keys are forgotten
+        assert not limiter.blocked(("a", "n"), now=t)
+        limiter.hit(("a", "n"), now=t)
+    assert limiter.blocked(("a", "n"), now=59.0)
+    assert not limiter.blocked(("b", "n"), now=59.0) and not limiter.blocked(("a", "m"), now=59.0)
+    assert not limiter.blocked(("a", "n"), now=60.5)  # the first failure left the window
+    assert not limiter.blocked(("a", "n"), now=200.0) and limiter._times == {}  # quiet keys are forgotten
 
 
 def test_the_session_cookie_is_http_only_same_site_and_secure_over_https(live):
     """Over plain HTTP the cookie cannot be Secure (the browser would drop it); behind a proxy that ends
-    TLS and says so (X-Forwarded-Proto from a trusted address: uvicorn's proxy headers) it is."""
+    TLS and says so (X-Forwarded-Proto from a --trusted-proxy) it is; from anyone else the header is
+    ignored."""
     body = {"name": "fay", "password": "right password"}
     plain = live.client().post("/api/signup", json=body).headers["set-cookie"].lower()
     assert "httponly" in plain and "samesite=strict" in plain and "secure" not in plain
-    tls = live.client().post("/api/login", json=body, headers={"X-Forwarded-Proto": "https"})
-    assert tls.status_code == 200 and "; secure" in tls.headers["set-cookie"].lower()
+    untrusted = live.client().post("/api/login", json=body, headers={"X-Forwarded-Proto": "https"})
+    assert untrusted.status_code == 200 and "secure" not in untrusted.headers["set-cookie"].lower()
+    proxied = LiveServer(replace(live.config, trusted_proxies=("127.0.0.1",)))
+    try:
+        tls = proxied.client().post("/api/login", json=body, headers={"X-Forwarded-Proto": "https"})
+        assert tls.status_code == 200 and "; secure" in tls.headers["set-cookie"].lower()
+    finally:
+        proxied.stop()

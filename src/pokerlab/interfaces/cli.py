@@ -766,6 +766,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         run_bot_tables=args.run_bot_tables,
         pause_seconds=args.pause_seconds,
         show_thoughts=args.show_thoughts,
+        trusted_proxies=tuple(args.trusted_proxy),
+        allowed_origins=tuple(args.allow_origin),
     )
     serve(config, host=args.host, port=args.port)
     return 0
@@ -1150,7 +1152,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="tables as LEVEL/SEATS/BOT,BOT,...;... e.g. '10-20/6/loki1,tight-aggressive;20-40/4/loki1' "
         "(levels 10-20, 20-40, 50-100; bots by agent name, see `pokerlab agents`)",
     )
-    p.add_argument("--seed", type=_seed, default=0, help="random seed of the cards and bots (default 0)")
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help="practice only: deal reproducibly from this seed, said so in the lobby and log (default: every "
+        "hand from a fresh secret seed)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="believe X-Forwarded-For/-Proto from this proxy address or network (repeatable; default none)",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin (https://poker.example) allowed to use the API and sockets (repeatable; default "
+        "the server's own only)",
+    )
     p.add_argument("--action-seconds", type=float, default=20.0, help="a person's time to act (default 20)")
     p.add_argument(
         "--pause-seconds", type=float, default=2.0, help="pause between hands where a person sits (default 2)"

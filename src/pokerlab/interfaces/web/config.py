@@ -7,6 +7,8 @@ Every number here is [OUR CHOICE] unless the spec gives it, and every one is a v
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from dataclasses import dataclass, field
 
 from pokerlab.checks import check_fields
@@ -29,6 +31,8 @@ LEVELS: tuple[Level, ...] = (
     Level("20-40", 20, 40, 2000),
     Level("50-100", 50, 100, 5000),
 )
+#: An origin as browsers send it: scheme, host and an optional port, nothing after.
+ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")
 #: A new account's bankroll (LOKI-SPEC §7.1: $1,000 to start).
 START_BANKROLL = 1000
 
@@ -100,7 +104,9 @@ class WebConfig:
     """A web-table server, validated on construction (money in chips, times in seconds).
 
     * ``database``: an SQLAlchemy URL (``sqlite:///file.db`` by default, ``postgresql://...``).
-    * ``tables``: the tables (`parse_tables`); ``seed``: the cards and the bots' generators derive from it.
+    * ``tables``: the tables (`parse_tables`). ``seed``: None (the default) deals every hand from a fresh
+      secret seed (the operating system's entropy); an integer makes deals and bots reproducible, for tests
+      and demos only (the lobby and the log say "practice: deals are reproducible").
     * ``action_seconds``: a person's time to act; ``reconnect_seconds``: how long a disconnected person
       keeps the seat between hands before being stood up.
     * ``bot_stack_bets``: bots sit with this many big bets, topped up before every hand.
@@ -108,14 +114,21 @@ class WebConfig:
     * ``show_thoughts``: replays show what a bot logged also where its cards stayed hidden (a teaching
       server; it tells about the bot's cards); by default only where its cards were seen.
     * ``pause_seconds``: the pause between hands where a person sits (to read the showdown).
-    * ``login_failures`` within ``login_window_seconds`` from one address for one name answer 429.
+    * Within ``login_window_seconds``: ``login_failures`` failed log-ins from one address for one name,
+      ``name_failures`` for one name from anywhere, ``address_failures`` from one address for any names, or
+      ``address_attempts`` sign-ups and log-ins from one address answer 429.
+    * ``hash_workers`` threads (of low CPU priority) hash passwords, with at most ``hash_queue`` waiting
+      (then 503), so a flood of log-ins never takes the tables' threads, lock or CPU.
+    * ``trusted_proxies``: the addresses whose X-Forwarded-For / X-Forwarded-Proto are believed (none by
+      default). ``allowed_origins``: origins (``https://poker.example``) allowed besides the server's own
+      to open sockets and send state-changing requests.
     * ``session_hours``: how long a log-in lasts. ``max_frame_bytes``: the largest client frame.
     * ``hash_time_cost`` / ``hash_memory_kib``: argon2id parameters (RFC 9106; tests make them cheap).
     """
 
     database: str = "sqlite:///pokerlab-web.db"
     tables: tuple[TableSpec, ...] = field(default_factory=lambda: parse_tables(DEFAULT_TABLES))
-    seed: int = 0
+    seed: int | None = None
     action_seconds: float = 20.0
     reconnect_seconds: float = 60.0
     bot_stack_bets: int = 100
@@ -124,6 +137,13 @@ class WebConfig:
     pause_seconds: float = 2.0
     login_failures: int = 5
     login_window_seconds: float = 60.0
+    name_failures: int = 20
+    address_failures: int = 20
+    address_attempts: int = 60
+    hash_workers: int = 1
+    hash_queue: int = 16
+    trusted_proxies: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
     session_hours: float = 24.0 * 7
     max_frame_bytes: int = 1024
     hash_time_cost: int = 3
@@ -137,8 +157,20 @@ class WebConfig:
             )
         if not self.tables:
             raise ConfigError("a server needs at least one table")
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ConfigError(f"seed must be an integer >= 0, got {self.seed!r}")
+        if self.seed is not None and (not isinstance(self.seed, int) or self.seed < 0):
+            raise ConfigError(f"seed must be None (secret) or an integer >= 0, got {self.seed!r}")
+        for proxy in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except (TypeError, ValueError):
+                raise ConfigError(
+                    f"a trusted proxy is an IP address or network such as 10.0.0.0/8, got {proxy!r}"
+                ) from None
+        for origin in self.allowed_origins:
+            if not isinstance(origin, str) or not ORIGIN.fullmatch(origin):
+                raise ConfigError(
+                    f"an allowed origin is scheme://host[:port] such as https://poker.example, got {origin!r}"
+                )
         for name in ("action_seconds", "reconnect_seconds", "login_window_seconds", "session_hours"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or not value > 0:
@@ -152,6 +184,11 @@ class WebConfig:
             at_least={
                 "bot_stack_bets": 1,
                 "login_failures": 1,
+                "name_failures": 1,
+                "address_failures": 1,
+                "address_attempts": 1,
+                "hash_workers": 1,
+                "hash_queue": 1,
                 "max_frame_bytes": 64,
                 "hash_time_cost": 1,
                 "hash_memory_kib": 64,

@@ -4,11 +4,13 @@ SQLite by default (WAL journal, so a killed server loses no committed hand), Pos
 is made only by the migrations in ``migrations/versions`` (`migrate`), never by ``create_all``, so a
 database outlives a release.
 
-* ``users``: people and bots (``kind``), the argon2 hash (people only), the bankroll in chips.
+* ``users``: people and bots (``kind``), the argon2 hash (people only), the bankroll in chips; names are
+  unique whatever their case (an index on ``lower(name)``).
 * ``sessions``: log-ins, by the SHA-256 of their random token (the token itself is never stored).
-* ``hands``: one row per hand dealt, ``running`` until the hand ends; the finished hand's cards, actions,
-  decisions and nets (JSON, by position) are written with the bankrolls in one transaction; a hand left
-  ``running`` by a stopped server is made ``void`` at the next start.
+* ``hands``: one row per hand dealt, with its deck seed (null in hands dealt before seeds were kept),
+  ``running`` until the hand ends; the finished hand's cards, actions, decisions and nets (JSON, by
+  position) are written with the bankrolls in one transaction; a hand left ``running`` by a stopped server
+  is made ``void`` at the next start.
 * ``hand_players``: each seat's part in a finished hand (net, bankroll after it, statistics counters).
 * ``player_stats``: the running totals the leaderboard reads (hands, VPIP, PFR, aggression, small bets).
 """
@@ -17,11 +19,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.orm import Session as OrmSession
 
@@ -58,6 +61,7 @@ class Hand(Base):
     level: Mapped[str] = mapped_column(String(16))
     status: Mapped[str] = mapped_column(String(8), index=True)  # running, finished, void
     started: Mapped[float] = mapped_column(Float)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # deal_cards(seed, 0, players)
     ended: Mapped[float | None] = mapped_column(Float, nullable=True)
     config: Mapped[dict] = mapped_column(JSON)  # GameConfig.to_dict()
     button: Mapped[int] = mapped_column(Integer)  # the button's seat
@@ -149,3 +153,20 @@ class Database:
 
     def migrate(self) -> None:
         migrate(self.engine)
+
+    @classmethod
+    def open(cls, url: str) -> Database:
+        """The database at `url`, migrated to the newest schema; `ConfigError` in one line (password
+        hidden) when it cannot be reached, opened or written, or its scheme is not supported."""
+        try:
+            database = cls(url)
+            database.migrate()
+        except (SQLAlchemyError, OSError) as exc:
+            shown = url
+            with suppress(SQLAlchemyError, ValueError):
+                shown = make_url(url).render_as_string(hide_password=True)
+            cause = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            raise ConfigError(
+                f"cannot use the database {shown}: {cause[0] if cause else type(exc).__name__}"
+            ) from None
+        return database

@@ -65,14 +65,17 @@ class HandStore:
         with self.sessions() as db:
             return db.scalar(select(User.bankroll).where(User.id == user_id))
 
-    def start(self, table_id: int, level: str, config: dict, button: int, seats: list, stacks: list) -> int:
-        """Store a hand as dealt (``running``); returns its id."""
+    def start(
+        self, table_id: int, level: str, config: dict, button: int, seats: list, stacks: list, seed: int
+    ) -> int:
+        """Store a hand as dealt (``running``) with its deck seed; returns its id."""
         with self.database.write() as db:
             hand = Hand(
                 table_id=table_id,
                 level=level,
                 status="running",
                 started=time.time(),
+                seed=seed,
                 config=config,
                 button=button,
                 seats=seats,

@@ -13,6 +13,11 @@ stacks), and every finished hand books the nets into the bankrolls in the transa
 what the people were given. A level opens to a person whose bankroll reached its threshold
 (Billings et al. 1998 §5; LOKI-SPEC §7.1).
 
+Cards: each hand is dealt from its own 63-bit seed (`deal_cards(seed, 0, n)`), drawn from the operating
+system's entropy (`secrets`) unless the server has a practice ``seed``, from which every hand's seed is
+derived (table, hand number: reproducible, and said so in the lobby). The seed is stored with the hand
+(`HandStore.start`) for an audit to re-deal it, and never sent to anyone.
+
 A table with no person pauses (no CPU) unless ``run_bot_tables`` is set.
 """
 
@@ -23,6 +28,7 @@ import copy
 import json
 import logging
 import math
+import secrets
 import time
 from dataclasses import dataclass
 
@@ -31,7 +37,7 @@ import numpy as np
 from pokerlab.actions import check_or_fold
 from pokerlab.agents.base import overrides, split_decision
 from pokerlab.agents.registry import make_agent
-from pokerlab.arena.dealing import Dealer
+from pokerlab.arena.dealing import deal_cards
 from pokerlab.arena.players import seat_generator
 from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.interfaces.web import frames
@@ -69,11 +75,22 @@ def _tell(bots: list[tuple[int, object]], hook: str, message) -> None:
         getattr(agent, hook)(message)
 
 
-class Connection:
-    """One open WebSocket: who it belongs to and the frames waiting to be sent (a writer task sends them)."""
+def display_names(bots: list[str]) -> list[str]:
+    """Each seat's bot name at a table, numbered where a name repeats: loki1, loki1 #2, ..."""
+    seen: dict[str, int] = {}
+    out = []
+    for bot in bots:
+        seen[bot] = seen.get(bot, 0) + 1
+        out.append(bot if seen[bot] == 1 else f"{bot} #{seen[bot]}")
+    return out
 
-    def __init__(self, user_id: int, name: str) -> None:
-        self.user_id, self.name = user_id, name
+
+class Connection:
+    """One open WebSocket: who it belongs to (``session``: the hash of the log-in's token) and the frames
+    waiting to be sent (a writer task sends them; a None closes the socket)."""
+
+    def __init__(self, user_id: int, name: str, session: str) -> None:
+        self.user_id, self.name, self.session = user_id, name, session
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
 
@@ -81,20 +98,27 @@ class Connection:
         if self.closed:
             return
         if self.queue.qsize() >= MAX_QUEUED:
-            self.closed = True
-            self.queue.put_nowait(None)
+            self.close()
             return
         self.queue.put_nowait(frame if isinstance(frame, str) else json.dumps(frame))
+
+    def close(self) -> None:
+        """Send nothing more and close the socket."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
 
 
 @dataclass
 class Seat:
-    """A lasting seat: its bot, and the person sitting there (``user_id`` None: the bot plays)."""
+    """A lasting seat: its bot (``bot_name``: its name at this table, ``loki1 #2`` for a second Loki-1), and
+    the person sitting there (``user_id`` None: the bot plays)."""
 
     seat: int
     bot: str
     agent: object
     bot_user: int
+    bot_name: str
     user_id: int | None = None
     name: str | None = None
     stack: int = 0
@@ -116,14 +140,14 @@ class Table:
             big_bet=self.level.big_bet,
             stack=web.bot_stack_bets * self.level.big_bet,
         )
-        seed = int(np.random.SeedSequence([web.seed, table_id]).generate_state(1, np.uint64)[0])
-        self.dealer = Dealer(seed)
+        root = secrets.randbits(128) if web.seed is None else web.seed
         self.seats: list[Seat] = []
-        for s in range(spec.seats):
+        names = display_names([spec.bots[s % len(spec.bots)] for s in range(spec.seats)])
+        for s, display in enumerate(names):
             bot = spec.bots[s % len(spec.bots)]
             agent = make_agent(bot)
-            agent.seed(seat_generator([web.seed, table_id, s]))
-            self.seats.append(Seat(s, bot, agent, store.bot_user(bot)))
+            agent.seed(seat_generator([root, table_id, s]))
+            self.seats.append(Seat(s, bot, agent, store.bot_user(bot), display))
         self.seat_configs = [copy.copy(self.config) for _ in self.seats]
         self.hand: frames.LiveHand | None = None
         self.hand_number = 0
@@ -226,7 +250,7 @@ class Table:
             out.append(
                 {
                     "seat": s.seat,
-                    "name": s.name if person else s.bot,
+                    "name": s.name if person else s.bot_name,
                     "kind": "human" if person else "bot",
                     "agent": None if person else s.bot,
                     "stack": s.stack if person else self.config.stack,
@@ -244,6 +268,8 @@ class Table:
             "small_bet": self.level.small_bet,
             "big_bet": self.level.big_bet,
             "you": None if seat is None else seat.seat,
+            "practice": self.web.seed is not None,
+            "pauses": not self.web.run_bot_tables,
             "seats": self.seats_public(),
             "hand": None if self.hand is None else frames.running(self.hand, viewer),
         }
@@ -261,6 +287,13 @@ class Table:
         self.broadcast_each(self.table_frame)
 
     # -- playing --------------------------------------------------------------------------------------
+
+    def hand_seed(self) -> int:
+        """The next hand's 63-bit deck seed: secret, or derived from the practice seed."""
+        if self.web.seed is None:
+            return secrets.randbits(63)
+        sequence = np.random.SeedSequence([self.web.seed, self.id, self.hand_number])
+        return int(sequence.generate_state(1, np.uint64)[0]) >> 1
 
     def _line_up(self) -> list[Seat] | None:
         """Stand up who must go; the seats dealt in, button last, or None when the table should pause."""
@@ -317,19 +350,20 @@ class Table:
                 {
                     "seat": s.seat,
                     "user_id": s.user_id if person else s.bot_user,
-                    "name": s.name if person else s.bot,
+                    "name": s.name if person else s.bot_name,
                     "kind": "human" if person else "bot",
                     "agent": None if person else s.bot,
                 }
             )
             stacks.append(s.stack if person else self.config.stack)
-        dealt = self.dealer.cards(self.hand_number, n)
+        seed = self.hand_seed()
+        dealt = deal_cards(seed, 0, n)
         state = HandState(self.config, dealt[: 2 * n], dealt[2 * n :], stacks)
         button = seats[-1].seat
         # the hand is the table's before the first await: who leaves now leaves after it
         hand = self.hand = frames.LiveHand(0, state, players, button)
         hand.hand_id = await asyncio.to_thread(
-            self.store.start, self.id, self.level.name, self.config.to_dict(), button, players, stacks
+            self.store.start, self.id, self.level.name, self.config.to_dict(), button, players, stacks, seed
         )
         seat_numbers = tuple(pl["seat"] for pl in players)
         self.broadcast_each(lambda viewer: frames.hand_start(hand, viewer))
@@ -432,11 +466,19 @@ class Lobby:
             raise AccountError(404, f"no table {table_id}; tables: {', '.join(map(str, self.tables))}")
         return table
 
+    def close_sessions(self, sessions: set[str]) -> None:
+        """Close every socket opened by one of these log-ins (token hashes): log-out ends what they see."""
+        for table in self.tables.values():
+            for conn in list(table.connections):
+                if conn.session in sessions:
+                    conn.close()
+
     def seated_at(self, user_id: int) -> Table | None:
         return next((t for t in self.tables.values() if t.person_seat(user_id) is not None), None)
 
     def listing(self, bankroll: int | None) -> list[dict]:
-        """The lobby (GET /api/tables): each table, its level, whether it is open to this bankroll."""
+        """The lobby (GET /api/tables): each table, its level, whether it is open to this bankroll, whether
+        its deals are practice (reproducible from a ``--seed``) and whether it pauses without people."""
         return [
             {
                 "id": t.id,
@@ -445,6 +487,8 @@ class Lobby:
                 "big_bet": t.level.big_bet,
                 "threshold": t.level.threshold,
                 "open": bankroll is not None and bankroll >= t.level.threshold,
+                "practice": self.web.seed is not None,
+                "pauses": not self.web.run_bot_tables,
                 "seats": [
                     {"seat": s["seat"], "name": s["name"], "kind": s["kind"], "agent": s["agent"]}
                     for s in t.seats_public()
