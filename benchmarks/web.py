@@ -15,8 +15,14 @@ Checks (the issue's "no lost hand"): every ``hand_end`` a client saw is stored `
 nets; every hand stored ``finished`` in the window was seen (the clients read on 3 s after it); no hand
 but those cut by the shutdown is left unfinished; the chips of all accounts add up to what the people were
 given, and each bankroll is its start plus its finished hands' nets. Sign-ups use cheap argon2 parameters
-(sign-up is not what is measured). Usage: ``python benchmarks/web.py [--tables 50] [--clients 200]
-[--seconds 30] [--seed 0] [--json]``.
+(sign-up is not what is measured).
+
+Log-in flood (``--flood``): one six-seat bot table playing on, with the real argon2 parameters, and
+``FLOOD_CLIENTS`` clients logging in with random names and passwords as fast as answers come, each from a new
+``X-Forwarded-For`` address (the server trusts loopback as its proxy: no rate limit stops them, the worst
+case). Hands per second at the table in windows with the flood beside alternating windows without it; the
+ratio is the figure (no peer: the table's own pace without the flood is the yardstick). Usage:
+``python benchmarks/web.py [--tables 50] [--clients 200] [--seconds 30] [--seed 0] [--flood] [--json]``.
 """
 
 from __future__ import annotations
@@ -41,6 +47,10 @@ import numpy as np
 DRAIN_SECONDS = 3.0
 #: The bots of each load table (two seats; the people take the others).
 BOTS = "tight-aggressive,loose-passive"
+#: Parallel log-in clients of the flood (the issue's attack used 12).
+FLOOD_CLIENTS = 12
+#: The header the API wants on state-changing requests (pokerlab.interfaces.web.app.CSRF_HEADER).
+CSRF = {"X-Requested-With": "pokerlab"}
 
 
 def free_port() -> int:
@@ -64,6 +74,20 @@ def serve_ours(db: str, port: int, tables: int, seats: int, seed: int) -> None:
         action_seconds=20.0,
         hash_time_cost=1,
         hash_memory_kib=64,
+        address_attempts=10**6,  # every client signs up from loopback
+    )
+    serve(config, port=port)
+
+
+def serve_flood(db: str, port: int) -> None:
+    """The flood's server: one busy bot table, real argon2, loopback trusted as a proxy (run in the server
+    process)."""
+    from pokerlab.interfaces.web.config import WebConfig, parse_tables
+    from pokerlab.interfaces.web.server import serve
+
+    tables = parse_tables(f"10-20/6/{BOTS},tight-passive,loose-aggressive")
+    config = WebConfig(
+        database=db, tables=tables, run_bot_tables=True, pause_seconds=0.0, trusted_proxies=("127.0.0.1",)
     )
     serve(config, port=port)
 
@@ -164,7 +188,7 @@ async def load_ours(tables: int, clients: int, seconds: float, seed: int, folder
         gate = asyncio.Semaphore(16)
 
         async def join(k: int) -> str:
-            async with gate, httpx.AsyncClient(base_url=base, timeout=60) as client:
+            async with gate, httpx.AsyncClient(base_url=base, timeout=60, headers=CSRF) as client:
                 answer = await client.post("/api/signup", json={"name": f"p{k}", "password": "load test"})
                 assert answer.status_code == 201, answer.text
                 sat = await client.post(f"/api/tables/{k % tables + 1}/sit", json={"seat": k // tables})
@@ -270,6 +294,75 @@ async def load_echo(clients: int, seconds: float, rate: float, seed: int) -> dic
     }
 
 
+def finished(con: sqlite3.Connection) -> int:
+    return con.execute("SELECT count(*) FROM hands WHERE status = 'finished'").fetchone()[0]
+
+
+async def flood_ours(seconds: float, rounds: int, folder: Path) -> dict:
+    """Hands per second at a busy table in `rounds` pairs of windows of `seconds`: quiet, then flooded."""
+    db_path = folder / "flood.db"
+    port = free_port()
+    server = spawn("--serve-flood", f"sqlite:///{db_path}", str(port))
+    base = f"http://127.0.0.1:{port}"
+    answers: dict[int, int] = {}
+    try:
+        await wait_ready(server, f"{base}/api/tables")
+        con = sqlite3.connect(db_path)
+        await asyncio.sleep(seconds)  # warm up: the bots' first hands, the database's first pages
+        flooding = asyncio.Event()
+        sent = 0
+
+        async def flooder(k: int) -> None:
+            nonlocal sent
+            async with httpx.AsyncClient(base_url=base, timeout=60, headers=CSRF) as client:
+                while True:
+                    await flooding.wait()
+                    sent += 1
+                    n = sent
+                    forwarded = {"X-Forwarded-For": f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"}
+                    body = {"name": f"x{k}n{n}", "password": f"guess {n:08d}"}
+                    answer = await client.post("/api/login", json=body, headers=forwarded)
+                    answers[answer.status_code] = answers.get(answer.status_code, 0) + 1
+
+        tasks = [asyncio.create_task(flooder(k)) for k in range(FLOOD_CLIENTS)]
+        quiet = flooded = 0.0
+        for _ in range(rounds):
+            for flood in (False, True):
+                if flood:
+                    flooding.set()
+                else:
+                    flooding.clear()
+                    await asyncio.sleep(0.5)  # the log-ins under way end
+                before, start = finished(con), time.perf_counter()
+                await asyncio.sleep(seconds)
+                rate = (finished(con) - before) / (time.perf_counter() - start)
+                if flood:
+                    flooded += rate / rounds
+                else:
+                    quiet += rate / rounds
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        con.close()
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=60)
+    return {
+        "quiet_hands_per_s": quiet,
+        "flooded_hands_per_s": flooded,
+        "ratio": flooded / quiet if quiet else 0.0,
+        "logins": sum(answers.values()),
+        "logins_per_s": sum(answers.values()) / (seconds * rounds),
+        "answers": {str(k): v for k, v in sorted(answers.items())},
+    }
+
+
+def measure_flood(seconds: float = 3.0, rounds: int = 3) -> dict:
+    """The log-in flood's figures (hands per second without and with it)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return asyncio.run(flood_ours(seconds, rounds, Path(tmp)))
+
+
 def measure(tables: int, clients: int, seconds: float, seed: int) -> dict:
     """Our figures and the peer's, measured one after the other in this run."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -293,14 +386,20 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve-echo":
         serve_echo(int(sys.argv[2]))
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--serve-flood":
+        serve_flood(sys.argv[2], int(sys.argv[3]))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--flood", action="store_true", help="also the log-in flood against a busy table")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = measure(args.tables, args.clients, args.seconds, args.seed)
+    if args.flood:
+        result["flood"] = measure_flood()
     if args.json:
         print(json.dumps(result))
         return
@@ -325,6 +424,17 @@ def main() -> None:
         f"{'ok' if ours['books_ok'] else 'WRONG'}, "
         f"chips {'conserved' if ours['chips_conserved'] else 'NOT conserved'}"
     )
+    if args.flood:
+        flood = result["flood"]
+        print(
+            f"{'log-in flood, one table':<26}{'quiet':>9}{'flooded':>9}{'ratio':>10}   (no peer: the table "
+            f"without the flood; {FLOOD_CLIENTS} clients, {flood['logins_per_s']:.1f} log-ins/s, answers "
+            f"{flood['answers']})"
+        )
+        print(
+            f"{'hands/s':<26}{flood['quiet_hands_per_s']:>9.1f}{flood['flooded_hands_per_s']:>9.1f}"
+            f"{flood['ratio']:>10.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -466,8 +466,18 @@ def _toml(value) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return '"' + "".join(_toml_char(c) for c in value) + '"'
     return str(value)
+
+
+def _toml_char(char: str) -> str:
+    """A character inside a TOML basic string: quote, backslash and every control character escaped (a
+    name with a newline must not end the string)."""
+    if char in '"\\':
+        return "\\" + char
+    if ord(char) < 0x20 or ord(char) == 0x7F:
+        return f"\\u{ord(char):04x}"
+    return char
 
 
 def to_phhs(records: list[HandRecord], numbers: list[int] | None = None) -> str:

@@ -111,7 +111,7 @@ def test_table_state_follows_a_hand_frame_by_frame(blank):
     assert turn["labels"]["raise"] == "Bet 20"  # the big bet from the turn on
     assert steps[3]["lines"] == ["alice raises 20."] and steps[10]["lines"] == ["alice calls 10."]
     end = steps[12]["picture"]
-    assert end["pot"] == 0 and end["turn"] is None
+    assert end["pot"] == 65 and end["potWon"] and end["turn"] is None  # the pot just won, not 0
     assert seat(end, 2)["winner"] and not seat(end, 0)["winner"]
     assert seat(end, 2)["cards"] == ["Tc", "9c"] and seat(end, 2)["handName"] == "three of a kind"
     assert [seat(end, n)["net"] for n in (0, 1, 2)] == [-30, -5, 35]

@@ -117,7 +117,7 @@ def test_sign_up_errors_as_the_server_words_them_and_closed_levels(page, server)
     assert closed_level.get_by_role("button", name="Sit down").first.is_disabled()
     assert open_level.get_by_role("button", name="Sit down").first.is_enabled()
 
-    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Log out", exact=True).click()
     page.get_by_role("heading", name="Log in").wait_for()
     page.get_by_label("Name").fill("bob")
     page.get_by_label("Password").fill("not the password")

@@ -1,8 +1,10 @@
 """Accounts: sign-up and log-in with argon2id password hashes, server-side sessions, rate limits.
 
 * Passwords are hashed with argon2id (argon2-cffi; RFC 9106), salted per hash; the clear password is never
-  stored or logged. Hashing runs on its own small pool of low-priority threads with a bounded queue (503
-  past it), outside the database's writer lock, so a flood of log-ins never slows a table.
+  stored or logged. Hashing runs outside the database's writer lock on its own small pool of low-priority
+  threads, each busy at most ``hash_share`` of the time (it rests after each hash in proportion to it), with a
+  bounded queue (503 past it): argon2 is memory-hard, and even on another core it slows the tables' threads
+  (shared caches, memory, SMT siblings), so a flood of log-ins must be paced, not just moved aside.
 * A session is a random 256-bit token (``secrets.token_urlsafe``) sent to the browser in an HttpOnly
   cookie; the database keeps only its SHA-256, so a stolen database file opens no session. Log-out deletes
   the row (`logout`), or every row of the person (`logout_everywhere`).
@@ -117,6 +119,7 @@ class Accounts:
         self.address_attempts = RateLimiter(config.address_attempts, window)
         self.pool = ThreadPoolExecutor(config.hash_workers, "argon2", initializer=_low_priority)
         self._hashing = 0  # hash jobs running or queued on the pool
+        self._rest_until = 0.0  # monotonic time before which the hashing threads rest
         self._open: dict[str, float] = {}  # token hash -> expiry of sessions seen open
         # a hash to verify against when the name is unknown, so both failures cost the same time
         self._dummy = self.hasher.hash(secrets.token_hex(16))
@@ -127,9 +130,19 @@ class Accounts:
             raise AccountError(503, "the server is busy with log-ins; try again in a few seconds")
         self._hashing += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.pool, work, *args)
+            return await asyncio.get_running_loop().run_in_executor(self.pool, self._paced, work, *args)
         finally:
             self._hashing -= 1
+
+    def _paced(self, work, *args):
+        """`work` on a hashing thread after the rest the last job earned (busy ``hash_share`` of the time)."""
+        time.sleep(max(0.0, self._rest_until - time.monotonic()))
+        start = time.monotonic()
+        try:
+            return work(*args)
+        finally:
+            end = time.monotonic()
+            self._rest_until = end + (end - start) * (1 / self.config.hash_share - 1)
 
     def _verify(self, digest: str, password: str) -> bool:
         try:

@@ -117,8 +117,9 @@ class WebConfig:
     * Within ``login_window_seconds``: ``login_failures`` failed log-ins from one address for one name,
       ``name_failures`` for one name from anywhere, ``address_failures`` from one address for any names, or
       ``address_attempts`` sign-ups and log-ins from one address answer 429.
-    * ``hash_workers`` threads (of low CPU priority) hash passwords, with at most ``hash_queue`` waiting
-      (then 503), so a flood of log-ins never takes the tables' threads, lock or CPU.
+    * ``hash_workers`` threads (of low CPU priority) hash passwords, each busy at most ``hash_share`` of
+      the time, with at most ``hash_queue`` waiting (then 503): a flood of log-ins never takes the tables'
+      threads, lock or CPU.
     * ``trusted_proxies``: the addresses whose X-Forwarded-For / X-Forwarded-Proto are believed (none by
       default). ``allowed_origins``: origins (``https://poker.example``) allowed besides the server's own
       to open sockets and send state-changing requests.
@@ -142,6 +143,7 @@ class WebConfig:
     address_attempts: int = 60
     hash_workers: int = 1
     hash_queue: int = 16
+    hash_share: float = 0.25
     trusted_proxies: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
     session_hours: float = 24.0 * 7
@@ -175,6 +177,8 @@ class WebConfig:
             value = getattr(self, name)
             if not isinstance(value, int | float) or not value > 0:
                 raise ConfigError(f"{name} must be a positive number of seconds/hours, got {value!r}")
+        if not isinstance(self.hash_share, int | float) or not 0 < self.hash_share <= 1:
+            raise ConfigError(f"hash_share must be a share of the time in (0, 1], got {self.hash_share!r}")
         if not isinstance(self.pause_seconds, int | float) or self.pause_seconds < 0:
             raise ConfigError(f"pause_seconds must be >= 0, got {self.pause_seconds!r}")
         check_fields(

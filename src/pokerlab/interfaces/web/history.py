@@ -16,6 +16,7 @@ from sqlalchemy import select
 from pokerlab.engine import ROUND_NAMES, UNKNOWN, GameConfig, HandRecord, HandState
 from pokerlab.evaluator import describe, evaluate
 from pokerlab.interfaces.phh import to_phh, to_phhs
+from pokerlab.interfaces.web.config import START_BANKROLL
 from pokerlab.interfaces.web.db import Hand, HandPlayer, PlayerStats, User
 from pokerlab.interfaces.web.frames import action_word, cards
 
@@ -140,13 +141,15 @@ def phhs(sessions, user_id: int) -> str:
 
 
 def leaderboard(sessions) -> list[dict]:
-    """Every account by bankroll (bots' books start at 0), with their statistics: VPIP and PFR as shares
-    of hands, aggression as bets and raises per call, small bets won per hand."""
+    """Every account by what it has won (``net``: the bankroll less what it started with, 1,000 for a
+    person and 0 for a bot's books, so a losing person never ranks above a winning bot), with their
+    statistics: VPIP and PFR as shares of hands, aggression as bets and raises per call, small bets won per
+    hand."""
     with sessions() as db:
         rows = db.execute(
-            select(User.name, User.kind, User.bankroll, PlayerStats)
-            .join(PlayerStats, PlayerStats.user_id == User.id)
-            .order_by(User.bankroll.desc(), User.name)
+            select(User.name, User.kind, User.bankroll, PlayerStats).join(
+                PlayerStats, PlayerStats.user_id == User.id
+            )
         ).all()
     out = []
     for name, kind, bankroll, st in rows:
@@ -156,6 +159,7 @@ def leaderboard(sessions) -> list[dict]:
                 "name": name,
                 "kind": kind,
                 "bankroll": bankroll,
+                "net": bankroll - (START_BANKROLL if kind == "human" else 0),
                 "hands": hands,
                 "sb_per_hand": st.small_bets / hands if hands else 0.0,
                 "vpip": st.vpip / hands if hands else 0.0,
@@ -163,6 +167,7 @@ def leaderboard(sessions) -> list[dict]:
                 "aggression": st.raises / st.calls if st.calls else None,
             }
         )
+    out.sort(key=lambda row: (-row["net"], row["name"]))
     return out
 
 

@@ -20,6 +20,8 @@ function detailText(data, res) {
 /** Calls the API; resolves to the parsed answer (null for 204), rejects with an ApiError. */
 export async function api(method, path, body) {
   const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  // the CSRF defence: another site's page cannot send this header (docs/web-protocol.md)
+  if (method !== "GET") options.headers["X-Requested-With"] = "pokerlab";
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);

@@ -27,6 +27,14 @@ export const session = {
     header();
     return me;
   },
+  /** Refreshes until I sit nowhere (a hand I left is booked), at most a minute. */
+  async settle() {
+    for (let i = 0; i < 60; i += 1) {
+      const who = await this.refresh().catch(() => null);
+      if (!who || who.table === null) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  },
   loggedIn(who) {
     me = { levels: [], ...who };
     header();
@@ -97,9 +105,10 @@ async function route() {
   location.hash = "#/lobby";
 }
 
-document.getElementById("logout").addEventListener("click", async () => {
+/** Log out here (`/api/logout`) or everywhere (`/api/logout-everywhere`). */
+async function logOut(path, words) {
   try {
-    await api("POST", "/api/logout");
+    await api("POST", path);
   } catch (err) {
     notice(err.message, "error");
     return;
@@ -107,8 +116,12 @@ document.getElementById("logout").addEventListener("click", async () => {
   me = null;
   header();
   location.hash = "#/login";
-  notice("You are logged out.");
-});
+  notice(words);
+}
+
+document.getElementById("logout").addEventListener("click", () => logOut("/api/logout", "You are logged out."));
+document.getElementById("logout-everywhere").addEventListener("click", () =>
+  logOut("/api/logout-everywhere", "You are logged out on every device."));
 
 window.addEventListener("hashchange", route);
 session.refresh().then(route, (err) => notice(`The server did not answer: ${err.message}`, "error"));

@@ -63,7 +63,7 @@ export function felt(picture) {
     { class: "middle" },
     h("div", { class: "board", "data-testid": "board", "aria-label": "board" },
       picture.board.length ? picture.board.map(card) : h("span", { class: "muted" }, "no board yet")),
-    h("p", { class: "pot" }, "pot ", h("strong", { "data-testid": "pot" }, chips(picture.pot || 0))),
+    h("p", { class: "pot" }, picture.potWon ? "pot won " : "pot ", h("strong", { "data-testid": "pot" }, chips(picture.pot || 0))),
   );
   const oval = h("div", { class: "felt", role: "group", "aria-label": "the table" }, middle);
   seats.forEach((s, i) => {

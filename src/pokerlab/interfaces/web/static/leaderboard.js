@@ -33,8 +33,8 @@ export async function showLeaderboard(root, session, name) {
     h(
       "table",
       { class: "leaderboard", "data-testid": "leaderboard" },
-      h("caption", {}, "Players by bankroll. VPIP: voluntarily put chips in pre-flop; PFR: pre-flop raise; sb/hand: small bets won per hand."),
-      h("thead", {}, h("tr", {}, ["#", "Player", "Bankroll", "Hands", "sb/hand", "VPIP", "PFR", "Aggression"].map((t) => h("th", { scope: "col" }, t)))),
+      h("caption", {}, "Players by chips won (a person starts with 1,000, a bot's books with 0). VPIP: voluntarily put chips in pre-flop; PFR: pre-flop raise; sb/hand: small bets won per hand."),
+      h("thead", {}, h("tr", {}, ["#", "Player", "Won", "Bankroll", "Hands", "sb/hand", "VPIP", "PFR", "Aggression"].map((t) => h("th", { scope: "col" }, t)))),
       h(
         "tbody",
         {},
@@ -44,6 +44,7 @@ export async function showLeaderboard(root, session, name) {
             { class: row.name === session.me.name ? "mine" : null },
             h("td", {}, `${i + 1}`),
             h("th", { scope: "row" }, h("a", { href: `#/leaderboard/${encodeURIComponent(row.name)}` }, row.name)),
+            h("td", { class: "num" }, chips(row.net)),
             h("td", { class: "num" }, chips(row.bankroll)),
             h("td", { class: "num" }, chips(row.hands)),
             h("td", { class: "num" }, number(row.sb_per_hand, 2)),

@@ -38,6 +38,10 @@ export async function showLobby(root, session) {
     levels.get(table.level).push(table);
   }
   root.append(h("h2", {}, "Lobby"));
+  if (tables.some((t) => t.practice)) {
+    root.append(h("p", { class: "practice", role: "note", "data-testid": "practice" },
+      "Practice: deals are reproducible (this server was started with --seed); play here for nothing that matters."));
+  }
   if (!tables.length) root.append(h("p", {}, "The server has no tables."));
   for (const [level, list] of levels) {
     const first = list[0];

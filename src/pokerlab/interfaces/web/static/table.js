@@ -31,6 +31,11 @@ export class TableState {
     return s && s.kind !== "empty" ? s.name : `Seat ${Number(seat) + 1}`;
   }
 
+  /** Whether the table stands still: it pauses without people, and none sits here. */
+  get paused() {
+    return Boolean(this.info && this.info.pauses && ![...this.seats.values()].some((s) => s.kind === "human"));
+  }
+
   get you() {
     return this.info ? this.info.you : null;
   }
@@ -85,7 +90,9 @@ export class TableState {
     const lines = [];
     switch (frame.type) {
       case "table": {
-        this.info = { table: frame.table, level: frame.level, small_bet: frame.small_bet, big_bet: frame.big_bet, you: frame.you };
+        this.info = {
+          table: frame.table, level: frame.level, small_bet: frame.small_bet, big_bet: frame.big_bet, you: frame.you, pauses: frame.pauses,
+        };
         this.seats = new Map(frame.seats.map((s) => [Number(s.seat), { ...s, seat: Number(s.seat) }]));
         this.hand = null;
         if (frame.hand) {
@@ -219,7 +226,8 @@ export class TableState {
       you: this.you,
       button: hand ? hand.button : null,
       board: hand ? hand.board : [],
-      pot: hand && !hand.over ? hand.pot : 0,
+      pot: hand ? hand.pot : 0, // after the hand: the pot just won, not 0
+      potWon: Boolean(hand && hand.over),
       turn: hand && hand.turn ? hand.turn.seat : null,
       deadline: hand && hand.turn ? hand.turn.deadline : null,
     };
@@ -294,6 +302,7 @@ export function showTable(root, session, tableId) {
     controls.dataset.deadline = mine ? turn.deadline : ""; // tells one turn of mine from the next
     if (mine) prompt.textContent = "Your turn.";
     else if (turn) prompt.textContent = `${state.name(turn.seat)} to act.`;
+    else if (state.paused) prompt.textContent = "Nobody sits here, so the table pauses: play resumes when a person sits down.";
     else if (state.you === null || state.you === undefined) prompt.textContent = "You are watching this table.";
     else prompt.textContent = "";
   }
@@ -370,6 +379,7 @@ export function showTable(root, session, tableId) {
       await api("POST", `/api/tables/${encodeURIComponent(tableId)}/leave`);
       session.notice("You leave the table after this hand.");
       location.hash = "#/lobby";
+      session.settle(); // the header's bankroll follows once the hand you left is booked
     } catch (err) {
       session.notice(err.message, "error");
     }
