@@ -133,13 +133,14 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A tab in a new context (no cookies), 1280x800, downloads accepted; any uncaught script error in it
-    fails the test."""
+    """A tab in a new context (no cookies), 1280x800, downloads accepted; any uncaught script error in it,
+    or anything its Content-Security-Policy refused (an inline script or style, say), fails the test."""
     context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 800})
     context.set_default_timeout(20_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     yield page
     context.close()
     assert not errors, f"script errors in the page: {errors}"
