@@ -50,6 +50,9 @@ def test_table_specs_parse_and_refuse_with_one_clear_line():
         ("max_frame_bytes", 10, ">= 64"),
         ("seed", -3, "integer >= 0"),
         ("run_bot_tables", "yes", "true or false"),
+        ("hash_share", 0, "share of the time"),
+        ("trusted_proxies", ("proxy.example",), "IP address or network"),
+        ("allowed_origins", ("poker.example/",), "scheme://host"),
     ],
 )
 def test_web_config_refuses_bad_values(field, value, words):
@@ -93,3 +96,27 @@ def test_postgresql_without_its_driver_names_the_extra(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as on a machine without it: importing it fails
     assert main(["serve", "--db", "postgresql://poker@127.0.0.1/poker"]) == 2
     assert "pip install 'pokerlab[postgres]'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        (
+            "postgresql://poker:secret@127.0.0.1:1/poker",
+            "cannot use the database postgresql://poker:***@127.0.0.1:1",
+        ),
+        (
+            "sqlite:////proc/no-such-folder/web.db",
+            "cannot use the database sqlite:////proc/no-such-folder/web.db",
+        ),
+        ("mysql+nodriver://x/y", "cannot use the database mysql+nodriver://x/y"),
+    ],
+)
+def test_serve_database_problems_are_one_line_and_exit_2(url, words, capsys):
+    """An unreachable PostgreSQL (its password hidden), an unwritable SQLite path, an unsupported scheme."""
+    pytest.importorskip("psycopg")
+    assert main(["serve", "--db", url, "--tables", "10-20/2/call"]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"pokerlab: error: {words}"), captured.err
+    assert "secret" not in captured.err and "Traceback" not in captured.err + captured.out
