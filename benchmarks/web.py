@@ -20,8 +20,9 @@ given, and each bankroll is its start plus its finished hands' nets. Sign-ups us
 Log-in flood (``--flood``): one six-seat bot table playing on, with the real argon2 parameters, and
 ``FLOOD_CLIENTS`` clients logging in with random names and passwords as fast as answers come, each from a new
 ``X-Forwarded-For`` address (the server trusts loopback as its proxy: no rate limit stops them, the worst
-case). Hands per second at the table in windows with the flood beside alternating windows without it; the
-ratio is the figure (no peer: the table's own pace without the flood is the yardstick). Usage:
+case). Hands per second at the table in windows with the flood alternating with windows without it (the
+median of each, robust to a window another program on the machine slowed); their ratio is the figure (no
+peer: the table's own pace without the flood is the yardstick). Usage:
 ``python benchmarks/web.py [--tables 50] [--clients 200] [--seconds 30] [--seed 0] [--flood] [--json]``.
 """
 
@@ -325,7 +326,7 @@ async def flood_ours(seconds: float, rounds: int, folder: Path) -> dict:
                     answers[answer.status_code] = answers.get(answer.status_code, 0) + 1
 
         tasks = [asyncio.create_task(flooder(k)) for k in range(FLOOD_CLIENTS)]
-        quiet = flooded = 0.0
+        rates: dict[bool, list[float]] = {False: [], True: []}
         for _ in range(rounds):
             for flood in (False, True):
                 if flood:
@@ -335,11 +336,7 @@ async def flood_ours(seconds: float, rounds: int, folder: Path) -> dict:
                     await asyncio.sleep(0.5)  # the log-ins under way end
                 before, start = finished(con), time.perf_counter()
                 await asyncio.sleep(seconds)
-                rate = (finished(con) - before) / (time.perf_counter() - start)
-                if flood:
-                    flooded += rate / rounds
-                else:
-                    quiet += rate / rounds
+                rates[flood].append((finished(con) - before) / (time.perf_counter() - start))
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -347,10 +344,13 @@ async def flood_ours(seconds: float, rounds: int, folder: Path) -> dict:
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=60)
+    quiet, flooded = (float(np.median(rates[flood])) for flood in (False, True))
     return {
         "quiet_hands_per_s": quiet,
         "flooded_hands_per_s": flooded,
         "ratio": flooded / quiet if quiet else 0.0,
+        "rates": {"quiet": rates[False], "flooded": rates[True]},
+        "sent": sent,
         "logins": sum(answers.values()),
         "logins_per_s": sum(answers.values()) / (seconds * rounds),
         "answers": {str(k): v for k, v in sorted(answers.items())},

@@ -91,5 +91,12 @@ def test_a_page_of_another_origin_can_neither_sit_read_nor_act(page, server, oth
     assert me(page, server)["table"] == 1, second  # not stood up
     assert second["socket"] == {"opened": False, "frames": []}, second  # no cards read, no fold sent
     assert second["read"].startswith("refused"), second
+    # leaving mid-hand: once the hand is booked, the header shows the bankroll the server holds
     page.get_by_role("button", name="Leave the table").click()
     page.get_by_role("heading", name="Lobby").wait_for()  # (the page fixture fails on any CSP violation)
+    page.wait_for_function(
+        """(url) => fetch(url + '/api/me').then((r) => r.json()).then((m) => m.table === null
+            && document.getElementById('me-bankroll').textContent === m.bankroll.toLocaleString('en-US'))""",
+        arg=server,
+        timeout=30_000,
+    )

@@ -211,3 +211,23 @@ def test_chart_ticks_are_round_numbers(blank):
         [-3, -2, -1, 0, 1, 2, 3],
         [5],
     ]
+
+
+def test_a_table_without_people_says_it_pauses(blank):
+    """Watching a table that pauses without people: the page says so, until a person sits there."""
+    paused = blank.evaluate(
+        """async (frame) => {
+            const { TableState } = await import('/table.js');
+            const state = new TableState();
+            const bots = {...frame, you: null, pauses: true,
+                seats: frame.seats.map((s) => ({...s, kind: 'bot'}))};
+            const states = [];
+            for (const table of [bots, {...frame, you: null, pauses: true}, {...bots, pauses: false}]) {
+                state.apply(table);
+                states.push(state.paused);
+            }
+            return states;
+        }""",
+        FRAMES[0],
+    )
+    assert paused == [True, False, False]

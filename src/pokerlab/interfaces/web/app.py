@@ -272,7 +272,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     server = _server(websocket)
     token = websocket.cookies.get(COOKIE)
     user = server.accounts.user_of(token)
-    table = server.lobby.tables.get(int(table_id)) if table_id.isascii() and table_id.isdigit() else None
+    try:
+        table = server.lobby.tables.get(_id(table_id, "table"))
+    except AccountError:
+        table = None
     if user is None or table is None:
         await websocket.close()  # before accepting: the handshake is refused with 403
         return
