@@ -18,6 +18,7 @@ from postgres import free_port
 from sqlalchemy import select
 from websockets.sync.client import connect
 
+from pokerlab.interfaces.web.app import CSRF_HEADER
 from pokerlab.interfaces.web.db import Database, Hand
 
 
@@ -53,7 +54,7 @@ def test_kill_9_mid_hand_loses_no_finished_hand_and_voids_the_interrupted_one(da
     base = f"http://127.0.0.1:{port}"
     server = start_server(db, port, "--run-bot-tables", "--pause-seconds", "0", "--action-seconds", "30")
     try:
-        alice = httpx.Client(base_url=base, timeout=30)
+        alice = httpx.Client(base_url=base, timeout=30, headers={CSRF_HEADER: "pokerlab"})
         assert alice.post("/api/signup", json={"name": "alice", "password": "kill -9 me"}).status_code == 201
         assert alice.post("/api/tables/1/sit", json={"seat": 0}).status_code == 200
         cookie = {"Cookie": f"session={alice.cookies.get('session')}"}
@@ -76,7 +77,7 @@ def test_kill_9_mid_hand_loses_no_finished_hand_and_voids_the_interrupted_one(da
     assert len(finished_before) > 6
     server = start_server(db, port)  # bot tables pause now: the books stay still while we read them
     try:
-        alice = httpx.Client(base_url=base, timeout=30)
+        alice = httpx.Client(base_url=base, timeout=30, headers={CSRF_HEADER: "pokerlab"})
         assert alice.post("/api/login", json={"name": "alice", "password": "kill -9 me"}).status_code == 200
         me = alice.get("/api/me").json()
         curve = alice.get("/api/players/alice/bankroll").json()
