@@ -97,9 +97,7 @@ async def _body(request: Request) -> dict:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise AccountError(
-            400, "the body must be a JSON object (nested at most a few hundred deep)"
-        ) from None
+        raise AccountError(400, "the body must be a JSON object, not nested too deep") from None
     if not isinstance(data, dict):
         raise AccountError(400, "the body must be a JSON object")
     return data
@@ -121,8 +119,8 @@ def _address(request: Request) -> str:
 
 def _logged_in(request: Request, user, token: str, status: int) -> JSONResponse:
     """The user's name and bankroll, with the session cookie: never readable by scripts, never sent by other
-    sites, and over HTTPS (the request's scheme; behind a proxy that ends TLS, run uvicorn with its proxy
-    headers trusted) never sent over plain HTTP."""
+    sites, and over HTTPS (the request's scheme; behind a proxy that ends TLS, name it with
+    ``--trusted-proxy``) never sent over plain HTTP."""
     response = JSONResponse({"name": user.name, "bankroll": user.bankroll}, status_code=status)
     secure = request.url.scheme == "https"
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/", secure=secure)
@@ -383,7 +381,7 @@ class Guard:
 
 
 def create_app(config: WebConfig) -> FastAPI:
-    """The web-table application for `config` (the database is migrated when it starts)."""
+    """The web-table application for `config`, its database opened and migrated (`ConfigError`: cannot)."""
     database = Database.open(config.database)
     sessions = database.sessions
     store = HandStore(database)
