@@ -76,6 +76,7 @@ def test_a_page_of_another_origin_can_neither_sit_read_nor_act(page, server, oth
     page.get_by_label("Password").fill("correct horse battery")
     page.get_by_role("button", name="Sign up").click()
     page.get_by_role("heading", name="Lobby").wait_for()
+    assert "deals are reproducible" in page.get_by_test_id("practice").inner_text()  # the server has --seed 7
     evil = page.context.new_page()
     evil.goto(other_site)
 
@@ -100,3 +101,6 @@ def test_a_page_of_another_origin_can_neither_sit_read_nor_act(page, server, oth
         arg=server,
         timeout=30_000,
     )
+    page.get_by_role("button", name="Log out everywhere").click()
+    page.get_by_role("heading", name="Log in").wait_for()
+    assert me(page, server) == {"detail": "log in first"}
