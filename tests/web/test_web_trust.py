@@ -14,6 +14,7 @@ import json
 import socket
 import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -358,3 +359,20 @@ def test_a_log_in_flood_leaves_a_busy_table_at_least_80_percent_of_its_pace():
         if result["ratio"] >= 0.8:
             break
     assert result["ratio"] >= 0.8, result
+
+
+def test_log_ins_past_the_hashing_queue_are_told_to_come_back(tmp_path):
+    """One hashing thread resting 999 times as long as it hashed, one log-in waiting: the rest get 503
+    at once, and their work never reaches argon2."""
+    server = LiveServer(web_config(tmp_path, hash_queue=1, hash_share=0.001))
+    try:
+        clients = [server.client() for _ in range(6)]
+        body = {"name": "nobody", "password": "password1"}
+        with ThreadPoolExecutor(6) as pool:
+            answers = list(pool.map(lambda c: c.post("/api/login", json=body), clients))
+    finally:
+        server.stop()
+    codes = sorted(a.status_code for a in answers)
+    assert codes.count(503) >= 3 and set(codes) <= {401, 503}, codes
+    busy = next(a for a in answers if a.status_code == 503)
+    assert "busy" in busy.json()["detail"]

@@ -64,6 +64,10 @@ def normal_name(name) -> str:
     raise AccountError(400, "name must be 2 to 32 letters, digits, '_', '.' or '-'")
 
 
+def _taken(name: str) -> AccountError:
+    return AccountError(409, f"the name {name!r} is taken; choose another")
+
+
 class RateLimiter:
     """At most ``limit`` events per key within ``window`` seconds (a sliding window)."""
 
@@ -168,8 +172,10 @@ class Accounts:
         return token
 
     @staticmethod
-    def _taken(db, name: str) -> bool:
-        return db.scalar(select(User.id).where(func.lower(User.name) == name.lower())) is not None
+    def _refuse_taken(db, name: str) -> None:
+        """409 if the name is taken, whatever its case."""
+        if db.scalar(select(User.id).where(func.lower(User.name) == name.lower())) is not None:
+            raise _taken(name)
 
     async def signup(self, name, password, address: str) -> tuple[User, str]:
         """A new person with the starting bankroll, logged in: (user, session token); 409 if the name is
@@ -178,23 +184,21 @@ class Accounts:
         self._check_password(password)
         self._attempt(address)
         with self.sessions() as db:
-            if self._taken(db, name):
-                raise AccountError(409, f"the name {name!r} is taken; choose another")
+            self._refuse_taken(db, name)  # before the hash's work
         digest = await self._hash(self.hasher.hash, password)
         return await asyncio.to_thread(self._create, name, digest)
 
     def _create(self, name: str, digest: str) -> tuple[User, str]:
         with self.database.write() as db:
-            if self._taken(db, name):
-                raise AccountError(409, f"the name {name!r} is taken; choose another")
+            self._refuse_taken(db, name)
             user = User(
                 name=name, kind="human", password_hash=digest, bankroll=START_BANKROLL, created=time.time()
             )
             db.add(user)
             try:
                 db.flush()
-            except IntegrityError:
-                raise AccountError(409, f"the name {name!r} is taken; choose another") from None
+            except IntegrityError:  # another server on the same database took it a moment ago
+                raise _taken(name) from None
             db.add(PlayerStats(user_id=user.id, hands=0, vpip=0, pfr=0, raises=0, calls=0, small_bets=0.0))
             return user, self._open_session(db, user)
 
