@@ -3,7 +3,7 @@ that carry over and qualifying levels (Billings et al. 1998 §5; LOKI-SPEC §7.1
 
 `pokerlab serve` starts it (`pokerlab.interfaces.web.server`); docs/web-protocol.md is the contract between
 the server and its page. The modules, one idea each: `config` (what a server runs with), `db` (tables and
-migrations), `accounts` (passwords, sessions, the log-in rate limit), `frames` (what each seat may see),
+migrations), `accounts` (passwords, sessions, rate limits), `frames` (what each seat may see),
 `tables` (the table runtime driving the engine), `store` (writing finished hands in one transaction),
 `history` (replays, PHH, leaderboard, bankroll curves), `app` (the FastAPI application).
 
