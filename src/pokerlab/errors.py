@@ -22,3 +22,11 @@ class ConfigError(PokerlabError, ValueError):
 
 class CorruptData(PokerlabError, ValueError):
     """A stored file or table that cannot be read back as what it claims to be."""
+
+
+class SandboxUnavailable(PokerlabError, RuntimeError):
+    """A layer of the sandbox for outside bots is missing and the sandbox is required."""
+
+
+class BotFault(PokerlabError, RuntimeError):
+    """An outside or isolated bot failed more than the match tolerates; the message names it and its fault."""
