@@ -34,6 +34,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -125,6 +126,24 @@ def stop(process: subprocess.Popen, grace: float = 1.0) -> None:
     except (ProcessLookupError, PermissionError):
         pass
     process.wait()
+    # the namespace's first process keeps the group id; it exits only after the kernel has ended the rest
+    ends = time.monotonic() + 5
+    while _group_alive(process.pid) and time.monotonic() < ends:
+        time.sleep(0.005)
+
+
+def _group_alive(group: int) -> bool:
+    """Whether a live (not zombie) process of process group ``group`` remains."""
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    fields = stat.read().rpartition(b")")[2].split()
+            except OSError:
+                continue
+            if fields[0] != b"Z" and int(fields[2]) == group:
+                return True
+    return False
 
 
 def missing_layers() -> list[str]:
