@@ -241,12 +241,13 @@ class IsolatedPlayer:
 
     # the wire
 
-    def _recv(self, sock: socket.socket, seconds: float | None) -> bytes:
+    def _recv(self, sock: socket.socket, seconds: float, limit: float | None = None) -> bytes:
+        """The next packet within `seconds` (else `Timeout`, which names the `limit`, default `seconds`)."""
         sock.settimeout(seconds)
         try:
             packet = sock.recv(wire.MAX_PACKET)
         except TimeoutError:
-            raise Timeout(f"no answer within {seconds} s") from None
+            raise Timeout(f"no answer within {limit or seconds:g} s") from None
         except OSError as exc:
             packet = b""
             detail = repr(exc)
@@ -284,6 +285,8 @@ class IsolatedPlayer:
         if agent is not None:
             raise ConfigError(f"agent {self.name!r} is isolated: it cannot play a given instance")
         self.end_session()
+        self.outbox: list = []
+        self.sent = 0  # records of the current hand sent so far
         fault = f"bot {self.name!r}"
         try:
             if not self.greeted:
@@ -303,19 +306,17 @@ class IsolatedPlayer:
             detail = str(exc)
             if self.process.poll() is not None:
                 detail = f"its sandbox ended (exit code {self.process.returncode})"
+            self.gone = True
             raise BotFault(f"{fault} did not start a session: {detail}") from None
-        if type(reply) is not list or len(reply) != 2 or reply[0] not in ("ready", "refused"):
-            raise BotFault(f"{fault} did not start a session: it said {reply!r:.80}")
-        if reply[0] == "refused":
-            raise BotFault(f"{fault} could not start: {reply[1]}")
-        hooks = reply[1]
+        hooks = reply[1] if type(reply) is list and len(reply) == 2 and reply[0] == "ready" else None
         if type(hooks) is not list or len(hooks) != 3 or not all(type(h) is bool for h in hooks):
-            raise BotFault(f"{fault} did not start a session: hooks {hooks!r:.60}")
+            self.gone = True
+            if type(reply) is list and len(reply) == 2 and reply[0] == "refused":
+                raise BotFault(f"{fault} could not start: {reply[1]!s:.300}")
+            raise BotFault(f"{fault} did not start a session: it said {reply!r:.80}")
         self.wants_begin = True  # the process needs each hand's start to rebuild its views
         _, self.wants_observe, self.wants_end = hooks
         self.listens = any(hooks)  # else only the start of a hand it acts in need reach it
-        self.outbox: list = []
-        self.sent = 0  # records of the current hand sent so far
 
     def end_session(self) -> None:
         """Deliver what waits, collect the hooks' errors, and end the session's process."""
@@ -358,7 +359,7 @@ class IsolatedPlayer:
         seconds = ACTION_SECONDS if deadline is None else deadline
         ends = time.perf_counter() + seconds
         while True:
-            packet = self._recv(self.sock, max(0.0, ends - time.perf_counter()))
+            packet = self._recv(self.sock, max(0.0, ends - time.perf_counter()), seconds)
             try:
                 kind, answered, payload, errors = wire.answer(packet)
             except wire.WireError as exc:
