@@ -4,14 +4,16 @@ Both kinds answer the same calls, so a table does not know which it has (the ACP
 use them too):
 
 * ``new_session(rng_entropy)``: a fresh agent, seeded from the entropy (`BotFault` if an isolated bot
-  cannot start); ``end_session()`` at its end (an isolated bot's session process then ends);
+  cannot start); ``end_session()``, where a player has it, at its end (an isolated bot's session process
+  then ends);
 * ``begin_hand(start)``, ``observe(record)``, ``end_hand(end)``: the hooks, where ``wants_begin``,
   ``wants_observe``, ``wants_end`` say the agent listens;
 * ``act(view, deadline)``: the agent's action, or a `Decision`; the deadline in seconds (None: an isolated
   player's default, `ACTION_SECONDS`; a local one waits). It raises `Timeout` when the answer does not
   come in time, `Disconnected` when the player is gone for good (its process died), `AgentFailure` when
   the agent's own code raised or its answer does not parse (`arena.wire`);
-* ``hook_errors``: what an isolated agent's hooks raised, reported with its answers (one fault each);
+* ``hook_errors``: what an isolated agent's hooks raised, reported with its answers (one fault each; a
+  local agent's hooks raise into the table, and a player without this attribute has none to report);
 * ``close()``: the end (an isolated bot's sandbox and every process in it end).
 
 An agent is given by an `AgentSpec`: a registry name, an outside bot "module:Class" / "file.py:Class", or
@@ -120,8 +122,6 @@ class LocalPlayer:
         self.spec = spec
         self.agent = agent
 
-    hook_errors: tuple = ()  # a local agent's hooks raise into the table
-
     def new_session(self, rng_entropy: list[int], agent: Agent | None = None) -> None:
         """Start a session with a fresh agent (or `agent` itself) seeded from `rng_entropy`."""
         self.agent = agent if agent is not None else self.spec.make()
@@ -149,9 +149,6 @@ class LocalPlayer:
 
     def end_hand(self, end: HandEnd) -> None:
         self.agent.end_hand(end)
-
-    def end_session(self) -> None:
-        pass
 
     def close(self) -> None:
         pass

@@ -12,10 +12,11 @@ nothing for the table. The rules for players who do not answer properly:
   isolated agent, an answer that does not parse or is not legal: a fault. The table checks for the player
   when that is free, else folds, logs it (the first few times per seat) and counts it; a disconnected
   player is checked or folded for the rest of the session;
-* faults are loud: unless the table tolerates them (``tolerate_faults``, the check-or-fold rule of
-  competitions), a seat's fault in the session's first hand, or its fault number ``max_faults + 1`` in a
+* faults are loud where the front end asks (``tolerate_faults=False``: matches by default, see
+  `arena.match`): a seat's fault in the session's first hand, or its fault number ``max_faults + 1`` in a
   session, stops the table with `BotFault`, one line naming the agent and its first fault (the whole
-  traceback in the exception's ``details``);
+  traceback in the exception's ``details``). A table made without saying tolerates them (the check-or-fold
+  rule of competitions), as the ACPC dealer and the web table do until they choose;
 * an illegal action from a local agent (a bug in trusted code) stops the match with `IllegalAction`.
 """
 
@@ -63,7 +64,7 @@ class Table:
         action_timeout: float | None = None,
         log_decisions: bool = False,
         max_faults: int = MAX_FAULTS,
-        tolerate_faults: bool = False,
+        tolerate_faults: bool = True,
     ) -> None:
         self.players = list(players)
         self.max_faults = max_faults
@@ -92,8 +93,9 @@ class Table:
     def end_session(self) -> None:
         """Tell every player the session is over (an isolated bot reports its last hooks' errors)."""
         for j, player in enumerate(self.players):
-            player.end_session()
-            self._hook_faults(j)
+            if hasattr(player, "end_session"):  # players of other front ends may have no such hook
+                player.end_session()
+                self._hook_faults(j)
 
     def _listeners(self) -> None:
         players = self.players
@@ -129,7 +131,7 @@ class Table:
 
     def _hook_faults(self, j: int) -> None:
         """A fault for each error an isolated agent's hooks reported."""
-        errors = self.players[j].hook_errors
+        errors = getattr(self.players[j], "hook_errors", ())  # only isolated players report them
         while errors:
             self._fault(j, f"raised in {errors.pop(0)}", None)
 
