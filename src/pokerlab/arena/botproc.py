@@ -96,10 +96,15 @@ def _serve(sock: socket.socket, agent, config, hooks) -> None:
 
     def reply(message) -> None:
         nonlocal errors
-        sock.send(wire.dumps([*message, errors]))
+        try:
+            packet = wire.dumps([*message, errors])
+        except (TypeError, ValueError) as exc:  # info that is not plain JSON
+            packet = wire.dumps(["x", message[1], f"answer is not plain JSON: {_line(exc)}", errors])
+        sock.send(packet)
         errors = [0, []]
 
-    while packet := sock.recv(wire.MAX_PACKET):
+    receive = wire.Receiver()
+    while packet := receive(sock):
         for event in wire.loads(packet):
             kind = event[0]
             if kind == "r":

@@ -235,14 +235,16 @@ class IsolatedPlayer:
         self.sock: socket.socket | None = None
         self.seq = 0
         self.hook_errors: list[str] = []
+        self.receive = wire.Receiver()
 
     # the wire
 
     def _recv(self, sock: socket.socket, seconds: float, limit: float | None = None) -> bytes:
         """The next packet within `seconds` (else `Timeout`, which names the `limit`, default `seconds`)."""
-        sock.settimeout(seconds)
+        if sock.gettimeout() != seconds:  # setting it costs system calls: most questions share one
+            sock.settimeout(seconds)
         try:
-            packet = sock.recv(wire.MAX_PACKET)
+            packet = self.receive(sock)
         except TimeoutError:
             raise Timeout(f"no answer within {limit or seconds:g} s") from None
         except OSError as exc:
@@ -355,15 +357,17 @@ class IsolatedPlayer:
         self._flush(wire.question_event(seq, view))
         seconds = ACTION_SECONDS if deadline is None else deadline
         ends = time.perf_counter() + seconds
+        left = seconds
         while True:
-            packet = self._recv(self.sock, max(0.0, ends - time.perf_counter()), seconds)
+            packet = self._recv(self.sock, left, seconds)
             try:
                 kind, answered, payload, errors = wire.answer(packet)
             except wire.WireError as exc:
                 raise AgentFailure(str(exc)) from None
             self._note(errors)
-            if answered != seq:
-                continue  # a late answer to an earlier question
+            if answered != seq:  # a late answer to an earlier question
+                left = max(0.0, ends - time.perf_counter())
+                continue
             if kind == "x":
                 raise AgentFailure(payload)
             return payload

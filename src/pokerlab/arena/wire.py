@@ -26,6 +26,7 @@ MAX_PACKET = 1 << 20
 #: Error lines of hooks kept per report.
 KEPT_ERRORS = 3
 
+_new = tuple.__new__  # a named tuple from a list whose length the event's unpacking checked
 _decode = json.JSONDecoder(parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name))).decode
 _encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 
@@ -37,6 +38,19 @@ class WireError(Exception):
 def dumps(message) -> bytes:
     """A packet: compact JSON, no NaN or infinity (`ValueError`, `TypeError` on anything not plain)."""
     return _encode(message).encode()
+
+
+class Receiver:
+    """Reads packets of a SEQPACKET socket into one buffer (a fresh 1 MiB ``recv`` each time would cost
+    more than the round trip)."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray(MAX_PACKET)
+        self.view = memoryview(self.buffer)
+
+    def __call__(self, sock) -> bytes:
+        """The next packet (empty: the other side closed)."""
+        return self.view[: sock.recv_into(self.buffer)].tobytes()
 
 
 def loads(packet: bytes):
@@ -139,27 +153,30 @@ def hand_start(event: list, config) -> HandStart:
 
 
 def records(event: list) -> tuple[ActionRecord, ...]:
-    return tuple(ActionRecord(*r) for r in event[1])
+    return tuple([_new(ActionRecord, r) for r in event[1]])
 
 
 def view(event: list, start: HandStart, actions: tuple[ActionRecord, ...]) -> SeatView:
     _, _, board, round_index, pot, to_call, legal, raises, left = event
-    return SeatView(
-        start.config,
-        start.position,
-        start.players,
-        start.hole,
-        tuple(board),
-        round_index,
-        actions,
-        pot,
-        to_call,
-        tuple(legal),
-        raises,
-        left,
-        start.seats,
-        start.blinds,
-        start.stacks,
+    return _new(
+        SeatView,
+        (
+            start.config,
+            start.position,
+            start.players,
+            start.hole,
+            tuple(board),
+            round_index,
+            actions,
+            pot,
+            to_call,
+            tuple(legal),
+            raises,
+            left,
+            start.seats,
+            start.blinds,
+            start.stacks,
+        ),
     )
 
 
@@ -171,7 +188,7 @@ def hand_end(event: list, start: HandStart, actions: tuple[ActionRecord, ...]) -
 def decision(choice) -> list:
     """[action, probabilities, info] of what a bot's ``act`` returned: an int (numpy's too) or a
     `Decision`; `ValueError` for anything else (a bool, an int subclass, a float, a tuple of another
-    length, info that is not plain JSON)."""
+    length)."""
     if type(choice) is Decision:
         action, probabilities, info = choice
     else:
@@ -180,9 +197,7 @@ def decision(choice) -> list:
         raise ValueError(f"act returned {choice!r:.80}, not an action or a Decision")
     if probabilities is not None:
         probabilities = [float(p) for p in probabilities]
-    out = [int(action), probabilities, info]
-    dumps(out)  # plain JSON or ValueError / TypeError
-    return out
+    return [int(action), probabilities, info]  # info: plain JSON, or `dumps` fails on it
 
 
 def _numpy_int(value) -> bool:
