@@ -2,6 +2,7 @@
 a refused start in one line, leaves the other seats' results as they were, and no process of it outlives
 the match."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -203,3 +204,22 @@ def test_a_session_starts_in_under_a_second():
         assert max(starts) < 1.0, starts
     finally:
         player.close()
+
+
+def test_every_result_table_marks_a_seat_that_faulted(tmp_path):
+    run = cli(
+        "--agents",
+        f"{bot('RawFloatAction')},call",
+        "--hands",
+        "4",
+        "--tolerate-faults",
+        "--out",
+        str(tmp_path),
+    )
+    assert run.returncode == 0, run.stderr
+    faulty, honest = [line for line in run.stdout.splitlines() if "RawFloatAction" in line or "call" in line][
+        :2
+    ]
+    assert faulty.split()[0] == "0!" and "FAULTS" in faulty and "FAULTS" not in honest
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert [r["faulted"] for r in summary["results"]] == [True, False]

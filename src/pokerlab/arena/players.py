@@ -195,8 +195,8 @@ class IsolatedPlayer:
 
     Its process sees only what arrives on the wire: each hand's start, the action records and the changing
     fields of its views, sent with its next question (one round trip a decision). A late answer is skipped
-    when it arrives. ``sandbox`` is "required" or "best-effort" (`arena.sandbox`); ``hidden`` paths stay
-    out of its sight even inside a folder it may read.
+    when it arrives. ``sandbox_mode`` is "required" or "best-effort" (`arena.sandbox`); ``hidden`` paths
+    stay out of its sight even inside a folder it may read.
     """
 
     def __init__(
@@ -245,7 +245,7 @@ class IsolatedPlayer:
             sock.settimeout(seconds)
         try:
             packet = self.receive(sock)
-        except TimeoutError:
+        except (TimeoutError, BlockingIOError):  # the latter: no time left at all
             raise Timeout(f"no answer within {limit or seconds:g} s") from None
         except OSError as exc:
             packet = b""

@@ -73,7 +73,7 @@ def sandbox_argv(argv: Sequence[str], policy: SandboxPolicy = SandboxPolicy()) -
         line = "sandbox layers missing: " + "; ".join(missing)
         if policy.mode == "required":
             raise SandboxUnavailable(f"{line} (or run with --sandbox best-effort)")
-        log.warning("%s; going on without them (--sandbox best-effort)", line)
+        _warn_once(f"{line}; going on without them (--sandbox best-effort)")
     wrapped = list(argv)
     if shutil.which("prlimit"):
         limits = (
@@ -215,6 +215,11 @@ def _namespaces_work() -> bool:
         return subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         return False
+
+
+@functools.cache
+def _warn_once(line: str) -> None:
+    log.warning(line)
 
 
 def _environment(policy: SandboxPolicy) -> dict[str, str]:
