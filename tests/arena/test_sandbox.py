@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from pokerlab.arena.sandbox import SandboxPolicy, missing_layers, sandbox_argv, start_sandboxed, stop
+from pokerlab.arena.sandbox import (
+    PYTHON_PATHS,
+    SandboxPolicy,
+    missing_layers,
+    relay_argv,
+    sandbox_argv,
+    start_sandboxed,
+    stop,
+)
 from pokerlab.errors import SandboxUnavailable
 
 PYTHON = (sys.base_prefix, sys.prefix)
@@ -109,3 +117,29 @@ def test_a_missing_layer_refuses_when_required_and_warns_in_best_effort(monkeypa
         sandbox_argv(["true"])
     assert sandbox_argv(["true"], SandboxPolicy(mode="best-effort"))[-1] == "true"
     assert "namespaces need bubblewrap" in caplog.text
+
+
+def test_a_program_that_dials_its_server_reaches_it_through_the_relay_and_nothing_else():
+    """As an ACPC client would: it connects to 127.0.0.1:PORT itself, and only the dealer's end answers."""
+    dealer, theirs = socket.socketpair()
+    client = (
+        "import socket\n"
+        "s = socket.create_connection(('127.0.0.1', 18791), timeout=10)\n"
+        "try:\n    socket.create_connection(('1.1.1.1', 53), timeout=2); out = b'net'\n"
+        "except OSError:\n    out = b'no net'\n"
+        "s.sendall(b'hello ' + out + b'\\n')\n"
+        "s.makefile('rb').readline()\n"
+    )
+    process = start_sandboxed(
+        relay_argv([sys.executable, "-c", client], theirs.fileno(), 18791),
+        SandboxPolicy(readable=PYTHON_PATHS),
+        keep_fds=(theirs.fileno(),),
+        stdin=subprocess.DEVNULL,
+    )
+    theirs.close()
+    dealer.settimeout(30)
+    received = dealer.makefile("rb").readline()
+    dealer.sendall(b"welcome\n")
+    assert process.wait(timeout=30) == 0
+    stop(process)
+    assert received == b"hello no net\n"

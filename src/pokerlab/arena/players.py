@@ -33,7 +33,6 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -179,7 +178,7 @@ def bot_folder(spec: str) -> str | None:
 def bot_policy(spec: str, mode: str = "required", hidden=()) -> sandbox.SandboxPolicy:
     """The sandbox of a bot's process: Python, pokerlab and a "file.py:Class" bot's folder readable;
     `hidden` (results folders, other bots' folders) covered where it lies inside one of those."""
-    readable = [sys.base_prefix, sys.prefix, str(Path(__file__).resolve().parents[1])]  # + pokerlab
+    readable = list(sandbox.PYTHON_PATHS)
     if bot_folder(spec):
         readable.append(bot_folder(spec))
     inside = [
