@@ -39,7 +39,7 @@ def nothing_outlives_the_match():
     """After every test: no process this one started is left, and no escapee anywhere on the machine."""
     yield
     ends = time.monotonic() + 5
-    while (left := [p for p in _descendants(os.getpid()) if alive(p)]) and time.monotonic() < ends:
+    while (left := [p for p in _descendants(os.getpid()) if ours(p)]) and time.monotonic() < ends:
         time.sleep(0.05)
     assert left == []
     escapees = []
@@ -50,6 +50,14 @@ def nothing_outlives_the_match():
         except OSError:
             pass
     assert escapees == []
+
+
+def ours(pid: int) -> bool:
+    """Whether `pid` runs and is not multiprocessing's resource tracker (which lives as long as pytest)."""
+    try:
+        return alive(pid) and b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def cli(*args: str, env=None) -> subprocess.CompletedProcess:
@@ -223,3 +231,9 @@ def test_every_result_table_marks_a_seat_that_faulted(tmp_path):
     assert faulty.split()[0] == "0!" and "FAULTS" in faulty and "FAULTS" not in honest
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert [r["faulted"] for r in summary["results"]] == [True, False]
+
+
+def test_a_fault_in_a_worker_process_stops_the_match_the_same_way(tmp_path):
+    with pytest.raises(BotFault, match=r"^agent NoneAnswer failed: ValueError: act returned None"):
+        play_match([bot("NoneAnswer"), "call"], 10, seed=1, sessions=2, workers=2, out=tmp_path)
+    assert "Traceback" in (tmp_path / "faults.log").read_text()

@@ -130,17 +130,23 @@ def stop(process: subprocess.Popen, grace: float = 1.0) -> None:
         process.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         pass
-    tree = _descendants(process.pid)
-    for pid in tree:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    kill_tree(process.pid)
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
     process.wait()
+
+
+def kill_tree(root: int) -> None:
+    """Kill every process below `root` (a sandbox's first process among them ends its whole PID
+    namespace) and wait, up to 5 s, until they are gone."""
+    tree = _descendants(root)
+    for pid in tree:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
     ends = time.monotonic() + 5
     while any(alive(pid) for pid in tree) and time.monotonic() < ends:
         time.sleep(0.005)

@@ -295,7 +295,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
     width = max(map(len, descriptions))
     for name, text in descriptions.items():
         print(f"{name:<{width}}  {text}")
-    print("your own: module.path:Class or path/to/file.py:Class (isolated in its own process by default)")
+    print("your own: module.path:Class or path/to/file.py:Class (sandboxed in its own process by default)")
     return 0
 
 
