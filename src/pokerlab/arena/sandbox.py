@@ -8,9 +8,10 @@ starts ``argv`` inside the sandbox and returns its `subprocess.Popen`; `sandbox_
 command line alone and `stop` ends a sandbox and everything in it. What the sandboxed program gets:
 
 * its own mount view: the system's programs and libraries (/usr, /lib, /bin, a few files of /etc) and the
-  policy's ``readable`` paths, read-only, at their own paths; nothing else of the host (no results folder,
-  no project data outside ``readable``, no other bot's folder; ``hidden`` paths are covered by an empty
-  folder even inside a readable one); a private writable /tmp (a tmpfs of ``tmp_bytes``); its own /dev;
+  policy's ``readable`` paths (those that exist), read-only, at their own paths; nothing else of the host
+  (no results folder, no project data outside ``readable``, no other bot's folder; ``hidden`` paths are
+  covered by an empty folder even inside a readable one); a private writable /tmp (a tmpfs of
+  ``tmp_bytes``); its own /dev;
 * its own PID namespace with its own /proc: no other process of the host is visible (no /proc/<parent>);
 * its own network namespace (only its own loopback: no network). A program that must talk to one server
   (an ACPC dealer) gets an already-connected socket: pass its fd in ``keep_fds`` (it keeps its number),
@@ -44,7 +45,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pokerlab.errors import SandboxUnavailable
+from pokerlab.errors import ConfigError, SandboxUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ class SandboxPolicy:
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
-            raise SandboxUnavailable(f"sandbox mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+            raise ConfigError(f"sandbox mode must be one of {', '.join(MODES)}, got {self.mode!r}")
 
 
 def sandbox_argv(argv: Sequence[str], policy: SandboxPolicy = SandboxPolicy()) -> list[str]:
@@ -98,7 +99,8 @@ def sandbox_argv(argv: Sequence[str], policy: SandboxPolicy = SandboxPolicy()) -
     for path in SYSTEM_PATHS:
         bwrap += ["--ro-bind-try", path, path]
     for path in policy.readable:  # after /tmp, so that a readable folder may lie under the host's /tmp
-        bwrap += ["--ro-bind", os.path.abspath(path), os.path.abspath(path)]
+        bwrap += ["--ro-bind-try", os.path.abspath(path), os.path.abspath(path)]  # a missing one: the
+        # program says what it misses (a bot's process: "no file ...")
     for path in policy.hidden:
         bwrap += ["--tmpfs", os.path.abspath(path)] if os.path.isdir(path) else []
     bwrap += ["--chdir", "/tmp", "--clearenv"]
