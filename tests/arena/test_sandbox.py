@@ -1,9 +1,11 @@
 """The sandbox for programs we did not write (issue 24): what a sandboxed command can see and do."""
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -143,3 +145,28 @@ def test_a_program_that_dials_its_server_reaches_it_through_the_relay_and_nothin
     assert process.wait(timeout=30) == 0
     stop(process)
     assert received == b"hello no net\n"
+
+
+def test_best_effort_without_bubblewrap_says_so_and_clears_only_its_own(tmp_path):
+    """With no bwrap on the PATH: `required` refuses in one line; `best-effort` warns once, plays, and its
+    zygote, outside any namespace, leaves the machine's /tmp alone."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "prlimit").symlink_to(shutil.which("prlimit"))
+    env = {**os.environ, "PATH": str(tools)}
+    marker = Path(tempfile.mkstemp(prefix="pokerlab-best-effort-")[1])
+    bot = f"{Path(__file__).with_name('cheaters.py')}:Counter,call"
+    match = [sys.executable, "-m", "pokerlab.interfaces.cli", "match", "--agents", bot, "--hands", "5"]
+    refused = subprocess.run(match, capture_output=True, text=True, env=env, timeout=120)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "bubblewrap" in refused.stderr
+    played = subprocess.run(
+        [*match, "--sandbox", "best-effort", "--sessions", "2"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert played.returncode == 0, played.stderr
+    assert played.stderr.count("sandbox layers missing") == 1 and "5 hands" in played.stdout
+    assert marker.exists()
+    marker.unlink()

@@ -22,13 +22,14 @@ import sys
 import traceback
 
 from pokerlab.arena import wire
-from pokerlab.arena.sandbox import alive
+from pokerlab.arena.sandbox import alive, kill_tree
 
 
 def main(control_fd: int, agent: str = "") -> None:
     """The zygote: one fresh child per session message, until the control socket closes."""
     _undumpable()
-    _numba_cache()
+    if os.getpid() == 2:  # in its own namespaces: /tmp is the sandbox's
+        _numba_cache()
     if agent:  # a registered agent: its kernels compiled (or loaded) once, shared by every child
         from pokerlab.arena.match import play_match
 
@@ -150,11 +151,17 @@ def _undumpable() -> None:
 
 
 def _clean() -> None:
-    """End every other process of the sandbox and remove what the last session left behind."""
+    """End every other process of the sandbox and remove what the last session left behind. Without the
+    sandbox's namespaces (``--sandbox best-effort`` on a machine without them) only the processes this
+    zygote started end: the machine's processes, /tmp and IPC objects are not the sandbox's to clear."""
     me = os.getpid()
+    if me != 2:  # not the first program of its own PID namespace (pid 1 being bubblewrap's init)
+        kill_tree(me)
+        _reap()
+        return
     while others := [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, me)]:
         try:
-            os.kill(-1, signal.SIGKILL)  # every process this one may signal, bar pid 1 and itself
+            os.kill(-1, signal.SIGKILL)  # every process of the namespace but pid 1 and this one
         except ProcessLookupError:
             pass
         _reap()
