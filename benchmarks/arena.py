@@ -4,11 +4,14 @@ Ours: ``play_match(["random"] * n, hands=N, seed=S)`` in one process (one core),
 the same with ``out=<a temporary folder>`` (every hand written to the results folder: per-hand results
 and the SQLite hand store, then summary and bankroll plot once at the end), and what writing costs on top,
 per hand (the hands alone) and in all (with the one-off summary and plot); the same with
-``isolate=True`` (every agent in its own process, sent pickled views), and what isolation costs. RLCard: its
+``isolate=True`` (every agent in its own sandboxed process, `arena.sandbox`, spoken to over `arena.wire`),
+and what isolation costs; and six Loki-1 players in process and isolated, in the same run (``--loki-hands``),
+and how long a session's start takes an isolated bot once its sandbox is up. RLCard: its
 ``limit-holdem`` environment with ``game_num_players`` n and its `RandomAgent` in every seat, playing whole
 hands through ``env.run(is_training=False)`` (what RL users call: encoded observations and trajectories
 for every seat). Each figure is the best of ``--repeats`` runs after a short warm-up (numba compilation,
-imports). Usage: ``python benchmarks/arena.py [--hands N] [--seed S] [--repeats R] [--json]``.
+imports). Usage: ``python benchmarks/arena.py [--hands N] [--loki-hands N] [--seed S] [--repeats R]
+[--json]``.
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ import numpy as np
 
 import pokerlab
 from pokerlab.arena.output import ResultsWriter
+from pokerlab.arena.players import AgentSpec, IsolatedPlayer
 
 
-def ours(n: int, hands: int, seed: int, write: bool = False, isolate: bool = False, finish=None) -> float:
-    """Hands/s of `play_match` with n random agents, optionally writing the results folder or isolating
-    the agents; `finish` collects the seconds the one-off summary and plot took."""
+def ours(
+    n: int, hands: int, seed: int, write: bool = False, isolate: bool = False, finish=None, agent="random"
+) -> float:
+    """Hands/s of `play_match` with n `agent`s, optionally writing the results folder or isolating the
+    agents; `finish` collects the seconds the one-off summary and plot took."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "match" if write else None
         writer_finish = ResultsWriter.finish
@@ -41,7 +47,7 @@ def ours(n: int, hands: int, seed: int, write: bool = False, isolate: bool = Fal
         ResultsWriter.finish = timed_finish
         try:
             start = time.perf_counter()
-            result = pokerlab.play_match(["random"] * n, hands=hands, seed=seed, out=out, isolate=isolate)
+            result = pokerlab.play_match([agent] * n, hands=hands, seed=seed, out=out, isolate=isolate)
             elapsed = time.perf_counter() - start
         finally:
             ResultsWriter.finish = writer_finish
@@ -71,22 +77,38 @@ def rlcard_env(n: int, hands: int, seed: int) -> float:
     return hands / elapsed
 
 
-def best(func, n: int, hands: int, seed: int, repeats: int, **kwargs) -> float:
-    """The best rate of `repeats` runs of func (after a 50-hand warm-up)."""
+def best(func, n: int, hands: int, seed: int, repeats: int, fresh_deals: bool = False, **kwargs) -> float:
+    """The best rate of `repeats` runs of func (after a 50-hand warm-up); with `fresh_deals` each run plays
+    other deals (seeds seed + 1, seed + 2, ...: Loki-1's caches would otherwise hold every board already)."""
     func(n, 50, seed, **kwargs)
-    return max(func(n, hands, seed, **kwargs) for _ in range(repeats))
+    return max(func(n, hands, seed + (r + 1) * fresh_deals, **kwargs) for r in range(repeats))
 
 
-def isolated_rate(n: int, hands: int, seed: int, repeats: int) -> tuple[float, float] | None:
+def isolated_rate(n: int, hands: int, seed: int, repeats: int, agent="random") -> tuple[float, float] | None:
     """(hands/s with every agent in its own process, not counting their start; seconds the start takes),
     from the best of `repeats` runs of `hands` and of 2 x `hands` (the start is paid once a match); None
     where the start's noise hid the difference (a busy machine: use more --hands)."""
-    short = hands / best(ours, n, hands, seed, repeats, isolate=True)  # seconds
-    long = 2 * hands / best(ours, n, 2 * hands, seed, repeats, isolate=True)
+    fresh = agent != "random"  # fresh deals for Loki-1, as in process
+    short = hands / best(ours, n, hands, seed, repeats, fresh, isolate=True, agent=agent)  # seconds
+    long = 2 * hands / best(ours, n, 2 * hands, seed, repeats, fresh, isolate=True, agent=agent)
     if long <= short:
         return None
     per_hand = (long - short) / hands
     return 1 / per_hand, max(0.0, short - hands * per_hand)
+
+
+def session_start(agent: str, sessions: int = 5) -> float:
+    """Seconds an isolated `agent` takes to start a session once its sandbox is up (the mean of
+    `sessions`): a fork of its zygote, the bot's import and construction, one round trip."""
+    player = IsolatedPlayer(AgentSpec(agent))
+    try:
+        player.new_session([1, 1, 0, 0])  # the sandbox's boot
+        began = time.perf_counter()
+        for session in range(1, sessions + 1):
+            player.new_session([1, 1, session, 0])
+        return (time.perf_counter() - began) / sessions
+    finally:
+        player.close()
 
 
 def per_hand_write(n: int, hands: int, seed: int, repeats: int) -> tuple[float, float]:
@@ -104,8 +126,21 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=5000, help="hands per measurement (default 5000)")
     parser.add_argument("--seed", type=int, default=1, help="match and environment seed (default 1)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure, the best counts (default 3)")
+    parser.add_argument(
+        "--loki-hands", type=int, default=300, help="hands per measurement of 6 Loki-1 (default 300)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    loki_local = best(ours, 6, args.loki_hands, args.seed, args.repeats, fresh_deals=True, agent="loki1")
+    loki_isolated = isolated_rate(6, args.loki_hands, args.seed, args.repeats, agent="loki1")
+    loki = {
+        "pokerlab loki1 x6": loki_local,
+        "pokerlab loki1 x6 --isolate": loki_isolated[0] if loki_isolated else None,
+        "isolated / in process": loki_isolated[0] / loki_local if loki_isolated else None,
+        "isolated processes start (s)": loki_isolated[1] if loki_isolated else None,
+        "session start (s), random": session_start("random"),
+        "session start (s), loki1": session_start("loki1"),
+    }
     table = {}
     for n in (10, 2):
         plain = best(ours, n, args.hands, args.seed, args.repeats)
@@ -127,7 +162,7 @@ def main() -> None:
         }
     if args.json:
         players = {str(n): row for n, row in table.items()}
-        print(json.dumps({"hands": args.hands, "seed": args.seed, "players": players}))
+        print(json.dumps({"hands": args.hands, "seed": args.seed, "players": players, "loki1": loki}))
         return
     print(f"{args.hands:,} hands per run, seed {args.seed}, best of {args.repeats}, one core")
     print(f"{'players':>7}  {'arena':<18}{'hands/s':>10}  {'ours / rlcard':>13}")
@@ -147,6 +182,18 @@ def main() -> None:
                 f"{n:>7}  isolation costs {row['isolation costs']:.1f}x per hand, after "
                 f"{row['isolated processes start (s)']:.1f} s to start the {n} processes"
             )
+    print(f"6 Loki-1, {args.loki_hands:,} hands per run: {loki_local:,.0f} hands/s in process", end="")
+    if loki_isolated:
+        print(
+            f", {loki_isolated[0]:,.0f} isolated ({loki['isolated / in process']:.2f}x; "
+            f"{loki_isolated[1]:.1f} s to start the 6 sandboxes)"
+        )
+    else:
+        print("; isolated: n/a (start-up noise hid the hands: more --loki-hands)")
+    print(
+        f"a session's start, sandbox up: {loki['session start (s), random']:.3f} s (random), "
+        f"{loki['session start (s), loki1']:.3f} s (loki1)"
+    )
 
 
 if __name__ == "__main__":

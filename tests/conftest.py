@@ -1,6 +1,9 @@
 import numpy as np
 import pytest
 
+# a hostile bot whose import patches the arena: the doctest collection must never import it
+collect_ignore = ["arena/patcher.py"]
+
 
 def random_hands(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
     """n hands of k distinct random card codes (uint8, shape (n, k))."""

@@ -22,3 +22,19 @@ class ConfigError(PokerlabError, ValueError):
 
 class CorruptData(PokerlabError, ValueError):
     """A stored file or table that cannot be read back as what it claims to be."""
+
+
+class SandboxUnavailable(PokerlabError, RuntimeError):
+    """A layer of the sandbox for outside bots is missing and the sandbox is required."""
+
+
+class BotFault(PokerlabError, RuntimeError):
+    """A bot failed (to start, or more than the match tolerates): one line naming it and its first fault;
+    ``details`` holds the whole story (a traceback) for the results folder's faults.log."""
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message, details)
+        self.details = details or message
+
+    def __str__(self) -> str:
+        return self.args[0]

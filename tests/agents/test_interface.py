@@ -94,10 +94,14 @@ def test_lineups_take_counts_and_external_specs(tmp_path):
     )
     assert parse_lineup(f"call:2,{bot}:Folder:2") == ["call", "call", f"{bot}:Folder", f"{bot}:Folder"]
     assert make_agent(f"{bot}:Folder").name == f"{bot}:Folder"
+    # an outside bot's spec is checked by its text only: its file is loaded only where it plays
+    assert parse_lineup(f"{bot}:Nobody,no_such_module:Bot") == [f"{bot}:Nobody", "no_such_module:Bot"]
     with pytest.raises(ConfigError, match="no Agent subclass named 'Nobody'"):
-        parse_lineup(f"{bot}:Nobody")
+        make_agent(f"{bot}:Nobody")
     with pytest.raises(ConfigError, match="cannot import module 'no_such_module'"):
-        parse_lineup("no_such_module:Bot")
+        make_agent("no_such_module:Bot")
+    with pytest.raises(ConfigError, match="unknown agent|known"):
+        parse_lineup("no-such-agent")
     with pytest.raises(ConfigError, match="bad count"):
         parse_lineup("random:0")
 
