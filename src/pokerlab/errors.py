@@ -1,6 +1,6 @@
 """The few exceptions pokerlab raises; each message names the offending value and what is allowed.
 
-The CLI turns any `PokerlabError` into one line on stderr and exit code 2.
+The CLI turns any `PokerlabError` into one line on stderr and exit code 2 (1 for `MatchFailed`).
 """
 
 
@@ -22,3 +22,8 @@ class ConfigError(PokerlabError, ValueError):
 
 class CorruptData(PokerlabError, ValueError):
     """A stored file or table that cannot be read back as what it claims to be."""
+
+
+class MatchFailed(PokerlabError):
+    """A player failed (never connected, crashed, left, timed out, broke the protocol) where faults are not
+    tolerated: the match stopped. The CLI exits 1, as ACPC's reference dealer does for a failed match."""

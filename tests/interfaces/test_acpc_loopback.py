@@ -8,6 +8,7 @@ import socket
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from pokerlab.arena.match import unique_labels
 from pokerlab.arena.output import summarize_folder
 from pokerlab.arena.store import read_hands
 from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, parse_acpc_state_line
-from pokerlab.errors import ConfigError
+from pokerlab.errors import ConfigError, MatchFailed
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
 from pokerlab.interfaces.acpc.client import AcpcClient, play
 from pokerlab.interfaces.acpc.dealer import run_dealer
@@ -39,7 +40,10 @@ def _dealer(names, hands, seed=0, **options):
         ready.set()
 
     def run():
-        box["result"] = run_dealer(CONFIG, names, hands, seed, on_ports=on_ports, **options)
+        try:
+            box["result"] = run_dealer(CONFIG, names, hands, seed, on_ports=on_ports, **options)
+        except MatchFailed as exc:
+            box["failed"] = exc
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -76,7 +80,7 @@ def test_our_client_at_our_dealer_equals_play_match(names, tmp_path):
     assert (result.match.nets == local.nets).all()
     assert [reports[j].net for j in range(len(names))] == list(local.nets.sum(axis=0))
     assert all(reports[j].hands == hands and reports[j].warnings == 0 for j in reports)
-    assert result.left == {} and not any(result.warnings.values())
+    assert result.left == {} and not any(result.match.faults)
     log = (tmp_path / "acpc.log").read_text().splitlines()
     assert sum(line.startswith("STATE:") for line in log) == hands
     assert (
@@ -99,7 +103,7 @@ def test_polling_dealer_and_clients_play_the_same_hands():
     local = pokerlab.play_match(names, hands=hands, seed=3)
     assert (box["result"].match.nets == local.nets).all()
     assert [reports[j].net for j in range(len(names))] == list(local.nets.sum(axis=0))
-    assert not any(r.warnings for r in reports.values()) and not any(box["result"].warnings.values())
+    assert not any(r.warnings for r in reports.values()) and not any(box["result"].match.faults)
 
 
 class _Raw:
@@ -123,39 +127,136 @@ class _Raw:
         return out
 
 
-def _misbehave(behaviour, hands=20, **options):
+def _misbehave(behaviour, hands=20, log_path=None, **options):
+    """Seat "bad" plays `behaviour(port)` beside our calling client; (the dealer's result or its
+    `MatchFailed`, the calling client's report, seconds taken)."""
     options = {"action_timeout": 0.3, "hand_timeout": 1.0, "connect_timeout": 1.0, **options}
-    thread, box = _dealer(["call", "bad"], hands, **options)
+    thread, box = _dealer(["call", "bad"], hands, log_path=log_path, **options)
     threads, reports = _clients(["call"], box["ports"][:1], 0)
     began = time.monotonic()
     behaviour(box["ports"][1])
     for t in threads + [thread]:
         t.join(30)
         assert not t.is_alive()
-    return box["result"], reports[0], time.monotonic() - began
+    return box.get("result", box.get("failed")), reports[0], time.monotonic() - began
 
 
-def test_a_silent_client_without_version_is_folded_for():
-    held = []
+def _calls_then(misbehave, after=6):
+    """A client that says VERSION, calls on its first `after` turns, then does ``misbehave(raw, line)``
+    with the state it is to answer (and closes when the dealer is done)."""
 
-    def silent(port):
-        held.append(socket.create_connection(("127.0.0.1", port), timeout=5))  # connects, says nothing
+    def client(port):
+        raw = _Raw(port)
+        raw.send("VERSION:2.0.0\r\n")
+        answered = 0
+        try:
+            while (line := raw.channel.readline(5)) is not None:
+                if line.startswith("MATCHSTATE") and parse_matchstate(line).is_our_turn(CONFIG):
+                    if answered == after:
+                        misbehave(raw, line)
+                        if raw.sock.fileno() < 0:
+                            return
+                    else:
+                        raw.send(line + ":c\r\n")
+                    answered += 1
+        except (ConnectionClosed, OSError):  # the dealer closed: the match is over
+            pass
+        raw.sock.close()
 
-    result, report, _ = _misbehave(silent)
-    assert "no VERSION" in result.left["bad"]
+    return client
+
+
+def _answers_every_line(port):
+    """Says VERSION, then calls on its first six turns (four a hand) and answers every state line after (its
+    turn or not) with a call."""
+    raw = _Raw(port)
+    raw.send("VERSION:2.0.0\r\n")
+    turns = 0
+    try:
+        while (line := raw.channel.readline(5)) is not None:
+            if line.startswith("MATCHSTATE"):
+                ours = parse_matchstate(line).is_our_turn(CONFIG)
+                if ours or turns >= 6:
+                    raw.send(line + ":c\r\n")
+                turns += ours
+    except (ConnectionClosed, OSError):  # the dealer closed: the match is over
+        pass
+    raw.sock.close()
+
+
+HOSTILE = {
+    # name: (the client, what its line says); a client that connects faults in the second hand
+    "never connects": (lambda port: None, "): did not connect within 1.0 s"),
+    "connects, says nothing": (
+        lambda port: _HELD.append(socket.create_connection(("127.0.0.1", port), timeout=5)),
+        "): sent no VERSION line within 1.0 s",
+    ),
+    "goes silent": (
+        _calls_then(lambda raw, line: None),
+        "in hand 1: did not answer within the action limit of 0.3 s",
+    ),
+    "sends garbage": (
+        _calls_then(lambda raw, line: raw.send(f"hello\r\n{line}:c\r\n")),
+        "in hand 1: sent 'hello', which is no answer",
+    ),
+    "answers out of turn": (_answers_every_line, "in hand 1: answered a state it was not asked to act in"),
+    "sends an unknown action": (
+        _calls_then(lambda raw, line: raw.send(f"{line}:q\r\n")),
+        "in hand 1: answered 'q', not f, c or r",
+    ),
+    "disconnects mid-hand": (
+        _calls_then(lambda raw, line: raw.sock.close()),
+        "in hand 1: disconnected (the other side closed the connection)",
+    ),
+}
+_HELD: list[socket.socket] = []
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_a_hostile_client_stops_the_match_with_one_line(hostile, tmp_path):
+    """As ACPC's reference dealer: `MatchFailed` naming the player, its port, what happened and when; no
+    SCORE line, the hands finished before the fault kept in the log as a calling client would have
+    played them."""
+    client, says = HOSTILE[hostile]
+    failed, report, took = _misbehave(client, log_path=tmp_path / "acpc.log")
+    while _HELD:
+        _HELD.pop().close()
+    assert isinstance(failed, MatchFailed), failed
+    line = str(failed)
+    assert line.startswith("player bad (port ") and says in line and "\n" not in line
+    log = (tmp_path / "acpc.log").read_text().splitlines()
+    played = [row for row in log if row.startswith("STATE:")]
+    assert not any(row.startswith("SCORE:") for row in log) and log[-1] == f"# {line}"
+    assert line.endswith(f"the match stopped after {len(played)} hand" + ("" if len(played) == 1 else "s"))
+    assert len(played) == (0 if hostile in ("never connects", "connects, says nothing") else 1)
+    thread, box = _dealer(["call", "bad"], 20, log_path=tmp_path / "clean.log")
+    threads, _ = _clients(["call", "call"], box["ports"], 0)
+    for t in threads + [thread]:
+        t.join(30)
+    clean = (tmp_path / "clean.log").read_text().splitlines()
+    assert played == [row for row in clean if row.startswith("STATE:")][: len(played)]
+    assert took < 10
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_with_tolerate_faults_a_hostile_client_is_checked_or_folded_for(hostile):
+    """``tolerate_faults`` keeps the old rule: the match plays every hand, the other seat's client sees
+    them all, and the hostile seat's faults are counted (and why it left, where it left)."""
+    client, _ = HOSTILE[hostile]
+    result, report, _ = _misbehave(client, tolerate_faults=True)
+    while _HELD:
+        _HELD.pop().close()
     assert result.match.hands == 20 and report.hands == 20
-    # "bad" folds its small blind, or checks its big blind down: call wins 5 or shows down for 10
-    nets = list(result.match.nets[:, 0])
-    assert nets.count(5) == 10 and set(nets) <= {5, 10, -10}
-    held[0].close()
+    assert result.match.faults[1] >= 1 and result.match.faults[0] == 0
+    assert result.match.results[1].faults == result.match.faults[1]  # the results table marks the seat
+    gone = {"never connects": "did not connect", "connects, says nothing": "no VERSION"}.get(hostile)
+    if gone or hostile == "disconnects mid-hand":
+        assert (gone or "disconnected") in result.left["bad"]
+    else:
+        assert result.left == {}
 
 
-def test_a_client_that_never_connects():
-    result, report, _ = _misbehave(lambda port: None)
-    assert "did not connect" in result.left["bad"] and report.hands == 20
-
-
-def test_garbage_and_invalid_actions_become_calls():
+def test_tolerated_garbage_is_skipped_and_invalid_actions_become_calls():
     def garbage(port):
         raw = _Raw(port)
         raw.send("VERSION:2.0.0\r\n")
@@ -173,32 +274,11 @@ def test_garbage_and_invalid_actions_become_calls():
                 raw.send("hello\r\n" + "x" * 5000 + "\n;comment\r\n" + line + ":q\r\n")
         raw.sock.close()
 
-    result, report, _ = _misbehave(garbage, hands=5)
+    result, report, _ = _misbehave(garbage, hands=5, tolerate_faults=True)
     assert result.match.hands == 5 and report.hands == 5
-    assert result.warnings["bad"] >= 5  # garbage, the long line and the unknown action each warned
+    assert result.match.faults[1] >= 15  # garbage, the long line and the unknown action each counted
     assert result.left == {}
     assert (result.match.nets == pokerlab.play_match(["call", "call"], hands=5).nets).all()
-
-
-def test_a_client_that_disconnects_mid_match():
-    def leave(port):
-        raw = _Raw(port)
-        raw.send("VERSION:2.0.0\r\n")
-        answered = 0
-        while answered < 3:
-            line = raw.channel.readline(5)
-            if (
-                line is not None
-                and line.startswith("MATCHSTATE")
-                and parse_matchstate(line).is_our_turn(CONFIG)
-            ):
-                raw.send(line + ":c\r\n")
-                answered += 1
-        raw.sock.close()
-
-    result, report, _ = _misbehave(leave)
-    assert result.left["bad"].startswith("disconnected")
-    assert result.match.hands == 20 and report.hands == 20
 
 
 def test_a_slow_client_times_out_per_action_and_per_hand():
@@ -221,10 +301,12 @@ def test_a_slow_client_times_out_per_action_and_per_hand():
                     break
         raw.sock.close()
 
-    result, report, took = _misbehave(slow, hands=6)
+    result, report, took = _misbehave(slow, hands=6, tolerate_faults=True)
     assert result.match.hands == 6 and report.hands == 6
     assert result.match.faults[1] >= 6  # timed out at least once a hand
     assert took < 15  # bounded by the limits, not by the client
+    failed, report, took = _misbehave(slow, hands=6)
+    assert "in hand 0: did not answer within the action limit of 0.3 s" in str(failed) and took < 5
 
 
 class _OneAction(Agent):
@@ -324,6 +406,83 @@ def test_acpc_match_command_plays_duplicate_over_the_protocol(capsys, tmp_path):
     local = pokerlab.duplicate_tournament(["random", "raise"], deals=30, seed=4)
     assert [r["total"] for r in result["results"]] == [r.total for r in local.results]
     assert result["hands"] == 60 and (tmp_path / "m" / "summary.json").is_file()
+
+
+BOT = Path(__file__).parent / "bots" / "acpc_bot.py"
+
+
+def _bot(*behaviour):
+    return f"cmd:{sys.executable} {BOT} {' '.join(behaviour)}"
+
+
+def _acpc_match(capsys, *agents, connect_timeout=30.0):
+    began = time.monotonic()
+    status = main(
+        ["acpc", "match", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "6", "--seed", "1",
+         "--connect-timeout", str(connect_timeout), *agents]
+    )  # fmt: skip
+    out, err = capsys.readouterr()
+    return status, out, err.strip(), time.monotonic() - began
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize(
+    "bot, says",
+    [
+        (
+            f"cmd:{sys.executable} -c 'raise SystemExit(3)'",
+            "did not connect: its program exited with status 3",
+        ),
+        (
+            _bot("crash", "3"),
+            "in hand 0: disconnected (the other side closed the connection; its program exited with "
+            "status 1)",
+        ),
+    ],
+)
+def test_acpc_match_stops_at_a_program_that_exits(bot, says, capsys):
+    """A cmd: bot that exits at once, or crashes mid-match: one line, exit status 1, no SCORE line, and no
+    wait for the connect limit."""
+    status, out, err, took = _acpc_match(capsys, "call", bot)
+    assert status == 1 and "SCORE" not in out
+    assert err.startswith(f"pokerlab: error: session 0: player {bot} (port ") and says in err
+    assert "\n" not in err and took < 20
+
+
+def test_acpc_match_stops_at_a_program_that_never_connects_and_kills_it(capsys, tmp_path):
+    pids = tmp_path / "pids"
+    never = f"cmd:{sys.executable} -c 'import subprocess, sys, time; "
+    never += (
+        f'open(sys.argv[1], "w").write(str(subprocess.Popen(["sleep", "300"]).pid)); time.sleep(300)\' {pids}'
+    )
+    status, out, err, took = _acpc_match(capsys, never, "call", connect_timeout=1.0)
+    assert status == 1 and "SCORE" not in out and err.count("\n") == 0
+    assert err.endswith("): did not connect within 1.0 s; the match stopped after 0 hands") and took < 10
+    assert not _alive(int(pids.read_text()))  # the program's child was killed with its process group
+
+
+def test_acpc_match_kills_what_a_bot_started(capsys, tmp_path):
+    pids = tmp_path / "pids"
+    status, out, _, _ = _acpc_match(capsys, _bot("fork", str(pids)), "call")
+    assert status == 0 and "SCORE:" in out
+    started = [int(pid) for pid in pids.read_text().split()]
+    assert len(started) == 2 and not any(_alive(pid) for pid in started)  # one a session, both ended
+
+
+def test_acpc_match_tolerates_a_crashing_bot_when_asked(capsys):
+    status, out, err, _ = _acpc_match(capsys, "call", _bot("crash", "3"), "--tolerate-faults")
+    assert status == 0 and "SCORE:" in out
+    row = next(line for line in out.splitlines() if "crash" in line)
+    assert row.endswith("]  faults 2")  # its row in the results table is marked: it left both sessions
+    assert "crash 3: 2 faults; left: session 0: in hand 0: disconnected" in err
+    assert "; session 1: in hand 0: disconnected (the other side closed the connection; its program" in err
 
 
 # -- the proof: every message of long matches, checked --------------------------------------------------
@@ -436,7 +595,7 @@ def _proof(names, hands, seed, tmp_path):
     result = box["result"]
     local = pokerlab.play_match(names, hands=hands, seed=seed)
     assert (result.match.nets == local.nets).all()  # the same hands, the same results, seat by seat
-    assert result.left == {} and not any(result.warnings.values())
+    assert result.left == {} and not any(result.match.faults)
     states, seated = _true_states(log, hands)
     labels = unique_labels(names, sep="-")
     for j, channel in enumerate(channels):

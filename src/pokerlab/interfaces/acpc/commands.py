@@ -1,7 +1,7 @@
 """The ``pokerlab acpc`` commands: play (a client), dealer, and match (a dealer with its clients started).
 
 Each command is one call of the package's API; errors are `PokerlabError`s, which the CLI prints as one
-line (exit status 2).
+line (exit status 2; 1 for a match stopped by a player's fault, `MatchFailed`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 import shlex
 import subprocess
 import sys
-import threading
+from functools import partial
 
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.dealer import DEALER_POLL
@@ -21,9 +21,12 @@ _PLAY_DOC = (
     """Play one of our agents at an ACPC dealer (protocol 2.0.0) at HOST PORT until the dealer closes."""
 )
 _DEALER_DOC = """Deal an ACPC match on 127.0.0.1, one port per player (printed on the first line), and print
-the final SCORE line. Seats that misbehave are checked or folded for; the match always ends."""
+the final SCORE line. A player that never connects, crashes, disconnects, answers late or sends anything
+but a legal action stops the match (one line, exit status 1, no SCORE line), unless --tolerate-faults."""
 _MATCH_DOC = """Start a dealer and its clients (our agents by name, or cmd:"COMMAND" run with HOST PORT
-appended) and play a duplicate match over the protocol (the same seed, seats rotated), with CIs."""
+appended, each in its own process group, killed at the end of each session) and play a duplicate match
+over the protocol (the same seed, seats rotated), with CIs. A client's fault stops the match (exit status 1)
+unless --tolerate-faults."""
 
 
 def _config(args):
@@ -64,7 +67,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dealer(args, names, on_ports, duplicate):
+def _dealer(args, names, on_ports, duplicate, programs=None):
     from pokerlab.interfaces.acpc.dealer import run_dealer
 
     config = _config(args)
@@ -84,6 +87,8 @@ def _dealer(args, names, on_ports, duplicate):
         connect_timeout=args.connect_timeout,
         on_ports=on_ports,
         poll_for=args.poll_us / 1e6,
+        tolerate_faults=args.tolerate_faults,
+        programs=programs,
     )
 
 
@@ -92,11 +97,11 @@ def _print_ports(ports: list[int]) -> None:
 
 
 def _report(result) -> None:
-    for name, why in result.left.items():
-        print(f"{name} left: {why}", file=sys.stderr)
-    for name, count in result.warnings.items():
+    """Each seat that faulted (faults tolerated): how often, and why it left where it did."""
+    for name, count in zip(result.match.labels, result.match.faults, strict=True):
         if count:
-            print(f"{name}: {count} warnings (bad or late lines)", file=sys.stderr)
+            why = result.left.get(name)
+            print(f"{name}: {count} faults{f'; left: {why}' if why else ''}", file=sys.stderr)
 
 
 def cmd_dealer(args: argparse.Namespace) -> int:
@@ -111,36 +116,8 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     check_poll(args.client_poll_us / 1e6)  # here, not only in the client processes
     agents = args.agents
-    ports_ready = threading.Event()
-    box: dict = {}
-
-    def on_ports(ports):
-        box["ports"] = ports
-        ports_ready.set()
-
-    def deal():
-        try:
-            box["result"] = _dealer(args, agents, on_ports, duplicate=True)
-        except Exception as exc:  # noqa: BLE001 - reported by the main thread
-            box["error"] = exc
-        ports_ready.set()
-
-    dealer = threading.Thread(target=deal, daemon=True)
-    dealer.start()
-    ports_ready.wait()
-    sessions = 0 if "error" in box else _sessions(len(agents))
-    for k in range(sessions):
-        clients = [
-            _start_client(args, agent, port, k) for agent, port in zip(agents, box["ports"], strict=True)
-        ]
-        for c in clients:
-            c.wait()
-        if not dealer.is_alive():
-            break
-    dealer.join()
-    if "error" in box:
-        raise box["error"]
-    result = box["result"]
+    programs = [partial(_start_client, args, agent) for agent in agents]
+    result = _dealer(args, agents, None, duplicate=True, programs=programs)
     _report(result)
     match = result.match
     if args.json:
@@ -155,13 +132,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sessions(n: int) -> int:
-    from pokerlab.arena.seating import duplicate_positions
-
-    return len(duplicate_positions(n))
-
-
 def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen:
+    """A seat's client for a session, in its own process group (the seat kills the group at its end)."""
     if agent.startswith("cmd:"):
         command = shlex.split(agent[4:]) + ["127.0.0.1", str(port)]
     else:
@@ -185,7 +157,7 @@ def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen
             str(port),
         ]
     try:
-        return subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
     except OSError as exc:
         raise ConfigError(f"cannot start {command[0]} ({exc.strerror or exc})") from None
 
@@ -206,6 +178,13 @@ def _dealer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hand-timeout", type=float, default=60.0, help="seconds per hand and seat (default 60)")
     p.add_argument("--connect-timeout", type=float, default=60.0, help="seconds to wait for each client")
     p.add_argument("--ports", type=lambda s: [int(x) for x in s.split(",")], help="ports, comma-separated")
+    p.add_argument(
+        "--tolerate-faults",
+        action="store_true",
+        help="check or fold for a player that fails (never connects, leaves, answers late; a line that is no "
+        "answer is skipped, an unknown or illegal action taken as a call) and play on, counting its faults; "
+        "by default its first fault stops the match (exit status 1, no SCORE line)",
+    )
     p.add_argument(
         "--poll-us",
         type=float,
