@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test run bench lint tables preflop-tables clean browser postgres
+.PHONY: test run bench lint tables preflop-tables clean browser postgres sandbox
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,10 +34,15 @@ browser:
 postgres:
 	$(call apt_need,{ command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; },postgresql,the web table's PostgreSQL tests)
 
-test: $(STAMP) browser postgres
+# outside bots play in a sandbox made by Debian's bubblewrap (pokerlab.arena.sandbox; --sandbox required is
+# their default, so matches with them and the sandbox tests need it)
+sandbox:
+	$(call apt_need,command -v bwrap >/dev/null,bubblewrap,outside bots' sandbox (--sandbox required))
+
+test: $(STAMP) browser postgres sandbox
 	CHROMIUM_REQUIRED=1 POSTGRES_REQUIRED=1 $(PY) -m pytest -q
 
-run: $(STAMP)
+run: $(STAMP) sandbox
 	$(VENV)/bin/pokerlab demo
 	rm -rf results/loki-ablation-200  # a results folder takes one run; make run starts afresh
 	$(VENV)/bin/pokerlab experiment loki-ablation --deals 200 --seed 1 --workers 2 --out results/loki-ablation-200

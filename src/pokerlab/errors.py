@@ -1,6 +1,7 @@
 """The few exceptions pokerlab raises; each message names the offending value and what is allowed.
 
-The CLI turns any `PokerlabError` into one line on stderr and exit code 2 (1 for `MatchFailed`).
+The CLI turns any `PokerlabError` into one line on stderr and exit code 2 (1 for `BotFault`: a match that
+failed).
 """
 
 
@@ -24,6 +25,9 @@ class CorruptData(PokerlabError, ValueError):
     """A stored file or table that cannot be read back as what it claims to be."""
 
 
-class MatchFailed(PokerlabError):
-    """A player failed (never connected, crashed, left, timed out, broke the protocol) where faults are not
-    tolerated: the match stopped. The CLI exits 1, as ACPC's reference dealer does for a failed match."""
+class SandboxUnavailable(PokerlabError, RuntimeError):
+    """A layer of the sandbox for outside bots is missing and the sandbox is required."""
+
+
+class BotFault(PokerlabError, RuntimeError):
+    """An outside or isolated bot failed more than the match tolerates; the message names it and its fault."""

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pokerlab.agents import make_agent
 from pokerlab.arena.output import summarize_folder
 from pokerlab.engine import GameConfig, HandState
-from pokerlab.errors import MatchFailed
+from pokerlab.errors import BotFault
 from pokerlab.interfaces.acpc.channel import Channel
 from pokerlab.interfaces.acpc.client import AcpcClient, play
 from pokerlab.interfaces.acpc.client_results import ClientResults
@@ -226,7 +226,7 @@ def _fuzz_client(port, start, acts):
 @given(behaviour=client_behaviours(), tolerate=st.booleans())
 def test_the_dealer_survives_any_client(behaviour, tolerate, tmp_path_factory):
     """With faults tolerated the dealer plays every hand; without, the client's first fault stops the match
-    with `MatchFailed` (no SCORE line; the log and the results folder keep the hands finished before it,
+    with `BotFault` (no SCORE line; the log and the results folder keep the hands finished before it,
     every one of which reached our client). Either way within its limits."""
     start, acts, with_folder = behaviour
     hands = 4
@@ -249,7 +249,7 @@ def test_the_dealer_survives_any_client(behaviour, tolerate, tmp_path_factory):
                 on_ports=lambda ports: (box.setdefault("ports", ports), ready.set()),
                 tolerate_faults=tolerate,
             )
-        except MatchFailed as exc:
+        except BotFault as exc:
             box["failed"] = exc
 
     dealer = threading.Thread(target=deal, daemon=True)

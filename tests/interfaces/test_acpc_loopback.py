@@ -20,7 +20,7 @@ from pokerlab.arena.match import unique_labels
 from pokerlab.arena.output import summarize_folder
 from pokerlab.arena.store import read_hands
 from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, parse_acpc_state_line
-from pokerlab.errors import ConfigError, MatchFailed
+from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
 from pokerlab.interfaces.acpc.client import AcpcClient, play
 from pokerlab.interfaces.acpc.dealer import run_dealer
@@ -42,7 +42,7 @@ def _dealer(names, hands, seed=0, **options):
     def run():
         try:
             box["result"] = run_dealer(CONFIG, names, hands, seed, on_ports=on_ports, **options)
-        except MatchFailed as exc:
+        except BotFault as exc:
             box["failed"] = exc
 
     thread = threading.Thread(target=run, daemon=True)
@@ -129,7 +129,7 @@ class _Raw:
 
 def _misbehave(behaviour, hands=20, log_path=None, **options):
     """Seat "bad" plays `behaviour(port)` beside our calling client; (the dealer's result or its
-    `MatchFailed`, the calling client's report, seconds taken)."""
+    `BotFault`, the calling client's report, seconds taken)."""
     options = {"action_timeout": 0.3, "hand_timeout": 1.0, "connect_timeout": 1.0, **options}
     thread, box = _dealer(["call", "bad"], hands, log_path=log_path, **options)
     threads, reports = _clients(["call"], box["ports"][:1], 0)
@@ -214,14 +214,14 @@ _HELD: list[socket.socket] = []
 
 @pytest.mark.parametrize("hostile", HOSTILE)
 def test_a_hostile_client_stops_the_match_with_one_line(hostile, tmp_path):
-    """As ACPC's reference dealer: `MatchFailed` naming the player, its port, what happened and when; no
+    """As ACPC's reference dealer: `BotFault` naming the player, its port, what happened and when; no
     SCORE line, the hands finished before the fault kept in the log as a calling client would have
     played them."""
     client, says = HOSTILE[hostile]
     failed, report, took = _misbehave(client, log_path=tmp_path / "acpc.log")
     while _HELD:
         _HELD.pop().close()
-    assert isinstance(failed, MatchFailed), failed
+    assert isinstance(failed, BotFault), failed
     line = str(failed)
     assert line.startswith("player bad (port ") and says in line and "\n" not in line
     log = (tmp_path / "acpc.log").read_text().splitlines()

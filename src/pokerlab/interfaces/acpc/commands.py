@@ -1,7 +1,7 @@
 """The ``pokerlab acpc`` commands: play (a client), dealer, and match (a dealer with its clients started).
 
 Each command is one call of the package's API; errors are `PokerlabError`s, which the CLI prints as one
-line (exit status 2; 1 for a match stopped by a player's fault, `MatchFailed`).
+line (exit status 2; 1 for a match stopped by a player's fault, `BotFault`).
 """
 
 from __future__ import annotations

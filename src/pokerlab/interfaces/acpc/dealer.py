@@ -5,7 +5,7 @@ engine and dealing (the cards of deal d depend on the seed alone, so the same se
 as `play_match`), moves the button one seat a hand as our sessions do, and plays every hand through
 `Table` with `AcpcPlayer` seats (their rules: ACPC protocol 2.0.0). A seat's fault (it never connects
 or says VERSION, disconnects, answers late or with anything but a legal action) stops the match with
-`MatchFailed`, as ACPC's reference dealer stops: no SCORE line, the hands finished so far kept in the log
+`BotFault`, as ACPC's reference dealer stops: no SCORE line, the hands finished so far kept in the log
 and the results folder. With ``tolerate_faults`` the seat is checked or folded for instead (for the rest
 of its session where it left) and the match goes on to the end; the result says which seat left, when and
 why, and counts each seat's faults.
@@ -32,7 +32,7 @@ from pokerlab.arena.session import SessionReport, run_session
 from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.records import format_state_line
-from pokerlab.errors import ConfigError, MatchFailed
+from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import check_poll
 from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, HandLines
 from pokerlab.interfaces.acpc.seat import AcpcPlayer
@@ -158,7 +158,7 @@ def run_dealer(
 
     ``on_ports`` is called with the ports once they listen (before any client is awaited); ``poll_for``
     is how many seconds each read of an answer polls before it sleeps (`Channel.poll_for`). A seat's
-    fault raises `MatchFailed` (see the module doc), unless ``tolerate_faults``. ``programs`` starts each
+    fault raises `BotFault` (see the module doc), unless ``tolerate_faults``. ``programs`` starts each
     seat's client: ``programs[j](port, session)`` returns the started process, leading its own process
     group, which the seat watches and whose group it kills at the end of the session.
     """
@@ -239,10 +239,10 @@ def run_dealer(
                         reports.append(report)
                         if writer:
                             writer.session_done(report.to_json())
-            except MatchFailed as exc:
+            except BotFault as exc:
                 where = f"session {job.session}: " if duplicate else ""
                 played = f"{table.logged} hand{'' if table.logged == 1 else 's'}"
-                failed = MatchFailed(f"{where}{exc}; the match stopped after {played}")
+                failed = BotFault(f"{where}{exc}; the match stopped after {played}")
                 if log:
                     log.write(f"# {failed}\n")
                 raise failed from None

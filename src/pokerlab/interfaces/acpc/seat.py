@@ -18,7 +18,7 @@ lines the table makes for it (`begin`, `tell`) as others take their notification
 
 A fault of the seat (it never connects or says VERSION, its connection closes or its program ends, it
 answers late, sends a line that is no answer, answers a state it was not asked to act in, or answers
-an action that is unknown or not legal) stops the match with `MatchFailed`, one line naming the player,
+an action that is unknown or not legal) stops the match with `BotFault`, one line naming the player,
 its port and what happened (ACPC's reference dealer stops too). With ``tolerate`` (competitions), the
 seat's fault is counted and the match goes on, as it always did: an answer that does not come in time
 is a `Timeout` (the table checks or folds for the seat), a closed connection is `Disconnected` (checked
@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pokerlab.actions import ACTION_LETTERS, CALL
 from pokerlab.arena.players import Disconnected, Timeout
 from pokerlab.engine import SeatView
-from pokerlab.errors import MatchFailed
+from pokerlab.errors import BotFault
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.matchstate import MAX_LINE
 
@@ -98,10 +98,10 @@ class AcpcPlayer:
         self.asked: set[str] = set()  # the states this seat was asked to act in, this session
         self.used = 0.0
 
-    def _failed(self, why: str) -> MatchFailed:
+    def _failed(self, why: str) -> BotFault:
         """The match stops: one line naming the player, its port and what happened (in which hand)."""
         hand = "" if self.hand is None else f" in hand {self.hand}"
-        return MatchFailed(f"player {self.label} (port {self.port}){hand}: {why}")
+        return BotFault(f"player {self.label} (port {self.port}){hand}: {why}")
 
     def _fault(self, why: str) -> None:
         """A line that is no answer, or an unknown or illegal action: where faults are tolerated, counted
@@ -142,7 +142,7 @@ class AcpcPlayer:
     # -- a session: one connection ------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the seat's program for the next session (where it has one); `MatchFailed` if it cannot
+        """Start the seat's program for the next session (where it has one); `BotFault` if it cannot
         start."""
         if self.program is not None:
             self.process = self.program(self.sessions)
@@ -251,7 +251,7 @@ class AcpcPlayer:
 
     def _late(self, limit: float) -> Exception:
         """No answer in time: `Timeout` where faults are tolerated (the table checks or folds), else
-        `MatchFailed`."""
+        `BotFault`."""
         if self.action_timeout is not None and limit >= self.action_timeout:
             why = f"did not answer within the action limit of {self.action_timeout} s"
         else:

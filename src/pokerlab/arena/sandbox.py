@@ -1,0 +1,200 @@
+"""A sandbox for a program we did not write: Linux namespaces by bubblewrap, and resource limits.
+
+The stable entry point, for any command line (a Python bot's process, an ACPC client program)::
+
+    process = start_sandboxed(argv, policy, keep_fds=(fd,))
+
+starts ``argv`` inside the sandbox and returns its `subprocess.Popen`; `sandbox_argv` gives the wrapped
+command line alone and `stop` ends a sandbox and everything in it. What the sandboxed program gets:
+
+* its own mount view: the system's programs and libraries (/usr, /lib, /bin, a few files of /etc) and the
+  policy's ``readable`` paths, read-only, at their own paths; nothing else of the host (no results folder,
+  no project data outside ``readable``, no other bot's folder; ``hidden`` paths are covered by an empty
+  folder even inside a readable one); a private writable /tmp (a tmpfs of ``tmp_bytes``); its own /dev;
+* its own PID namespace with its own /proc: no other process of the host is visible (no /proc/<parent>);
+* its own network namespace (only its own loopback: no network). A program that must talk to one server
+  (an ACPC dealer) gets an already-connected socket: pass its fd in ``keep_fds`` (it keeps its number);
+* its own user, IPC and UTS namespaces, no capabilities, a new terminal session, a cleared environment
+  (``PATH``, ``HOME=/tmp``, ``LANG`` and the policy's ``env`` only);
+* limits (setrlimit, by util-linux's ``prlimit``): address space ``memory_bytes``, CPU ``cpu_seconds``, open
+  files ``open_files``, processes ``processes`` (the kernel does not apply the process limit to root's uid:
+  there the PID namespace, killed as a whole by `stop`, is what bounds a forking program);
+* an end: when the sandbox's first process ends, or its parent dies, the kernel kills every process in it.
+
+A layer that is missing (bubblewrap not installed, user namespaces refused, no ``prlimit``) makes
+``mode="required"`` refuse with `SandboxUnavailable` saying which and what it needs; ``"best-effort"`` logs
+one line naming the missing layers and runs with the rest.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pokerlab.errors import SandboxUnavailable
+
+log = logging.getLogger(__name__)
+
+MODES = ("required", "best-effort")
+#: Host paths every sandbox sees read-only (those that exist): programs, libraries, what the loader needs.
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache", "/etc/localtime")
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """What a sandboxed program may see and use (sizes in bytes, times in seconds)."""
+
+    readable: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    memory_bytes: int = 1 << 30
+    cpu_seconds: int = 3600
+    processes: int = 64
+    open_files: int = 256
+    tmp_bytes: int = 64 << 20
+    env: Mapping[str, str] = field(default_factory=dict)
+    mode: str = "required"
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise SandboxUnavailable(f"sandbox mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+
+
+def sandbox_argv(argv: Sequence[str], policy: SandboxPolicy = SandboxPolicy()) -> list[str]:
+    """``argv`` wrapped in the sandbox's layers (see the module doc); refuses or warns on missing layers."""
+    missing = missing_layers()
+    if missing:
+        line = "sandbox layers missing: " + "; ".join(missing)
+        if policy.mode == "required":
+            raise SandboxUnavailable(f"{line} (or run with --sandbox best-effort)")
+        log.warning("%s; going on without them (--sandbox best-effort)", line)
+    wrapped = list(argv)
+    if shutil.which("prlimit"):
+        limits = (
+            f"--as={policy.memory_bytes}",
+            f"--cpu={policy.cpu_seconds}",
+            f"--nproc={policy.processes}",
+            f"--nofile={policy.open_files}",
+        )
+        wrapped = [shutil.which("prlimit"), *limits, "--", *wrapped]
+    if not _namespaces_work():
+        return wrapped
+    bwrap = [shutil.which("bwrap"), *_NAMESPACES]
+    bwrap += ["--proc", "/proc", "--dev", "/dev", "--size", str(policy.tmp_bytes), "--tmpfs", "/tmp"]
+    for path in SYSTEM_PATHS:
+        bwrap += ["--ro-bind-try", path, path]
+    for path in policy.readable:  # after /tmp, so that a readable folder may lie under the host's /tmp
+        bwrap += ["--ro-bind", os.path.abspath(path), os.path.abspath(path)]
+    for path in policy.hidden:
+        bwrap += ["--tmpfs", os.path.abspath(path)] if os.path.isdir(path) else []
+    bwrap += ["--chdir", "/tmp", "--clearenv"]
+    for name, value in _environment(policy).items():
+        bwrap += ["--setenv", name, value]
+    return [*bwrap, "--", *wrapped]
+
+
+def start_sandboxed(
+    argv: Sequence[str], policy: SandboxPolicy = SandboxPolicy(), keep_fds: Sequence[int] = (), **popen
+) -> subprocess.Popen:
+    """Start ``argv`` in the sandbox: a cleared environment, its own process group, only ``keep_fds``
+    (and stdin/stdout/stderr as given in ``popen``) open in it. End it with `stop`."""
+    return subprocess.Popen(
+        sandbox_argv(argv, policy),
+        env=_environment(policy),
+        pass_fds=tuple(keep_fds),
+        close_fds=True,
+        start_new_session=True,
+        **popen,
+    )
+
+
+def stop(process: subprocess.Popen, grace: float = 1.0) -> None:
+    """End a sandbox: wait up to ``grace`` seconds for it to finish, then kill its process group (with
+    bubblewrap the kernel then kills every process of its PID namespace)."""
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.wait()
+    # the namespace's first process keeps the group id; it exits only after the kernel has ended the rest
+    ends = time.monotonic() + 5
+    while _group_alive(process.pid) and time.monotonic() < ends:
+        time.sleep(0.005)
+
+
+def _group_alive(group: int) -> bool:
+    """Whether a live (not zombie) process of process group ``group`` remains."""
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    fields = stat.read().rpartition(b")")[2].split()
+            except OSError:
+                continue
+            if fields[0] != b"Z" and int(fields[2]) == group:
+                return True
+    return False
+
+
+def missing_layers() -> list[str]:
+    """One phrase per sandbox layer this machine lacks, saying what it needs (empty: all there)."""
+    missing = []
+    if not shutil.which("bwrap"):
+        missing.append(
+            "namespaces (mount, PID, network, user) need bubblewrap: apt-get install bubblewrap "
+            "(or make test)"
+        )
+    elif not _namespaces_work():
+        missing.append(
+            "namespaces: bubblewrap could not create user namespaces here (needs unprivileged user "
+            "namespaces: sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0)"
+        )
+    if not shutil.which("prlimit"):
+        missing.append("resource limits need util-linux's prlimit (apt-get install util-linux)")
+    return missing
+
+
+_NAMESPACES = (
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--uid",
+    "65534",
+    "--gid",
+    "65534",
+    "--disable-userns",
+    "--cap-drop",
+    "ALL",
+    "--new-session",
+    "--die-with-parent",
+)
+
+
+@functools.cache
+def _namespaces_work() -> bool:
+    """Whether bubblewrap is here and can make every namespace the sandbox uses (tried once)."""
+    bwrap = shutil.which("bwrap")
+    if not bwrap:
+        return False
+    probe = [bwrap, *_NAMESPACES, "--ro-bind", "/", "/", "--proc", "/proc", "--", "/bin/true"]
+    try:
+        return subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def _environment(policy: SandboxPolicy) -> dict[str, str]:
+    return {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", **policy.env}
