@@ -415,31 +415,33 @@ def _bot(*behaviour):
     return f"cmd:{sys.executable} {BOT} {' '.join(behaviour)}"
 
 
-def _acpc_match(capsys, *agents, connect_timeout=30.0):
+def _acpc_match(capfd, *agents, connect_timeout=30.0):
     began = time.monotonic()
     status = main(
         ["acpc", "match", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "6", "--seed", "1",
          "--connect-timeout", str(connect_timeout), *agents]
     )  # fmt: skip
-    out, err = capsys.readouterr()
+    out, err = capfd.readouterr()
     return status, out, err.strip(), time.monotonic() - began
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
+def _running(*command: str) -> list[int]:
+    """The live (not zombie) processes running exactly `command`, in any namespace."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if (entry / "cmdline").read_bytes().split(b"\0")[:-1] == [w.encode() for w in command]:
+                if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
 @pytest.mark.parametrize(
     "bot, says",
     [
-        (
-            f"cmd:{sys.executable} -c 'raise SystemExit(3)'",
-            "did not connect: its program exited with status 3",
-        ),
+        (f"cmd:{sys.executable} -c 'raise SystemExit(3)'", "its program exited with status 3)"),
         (
             _bot("crash", "3"),
             "in hand 0: disconnected (the other side closed the connection; its program exited with "
@@ -447,37 +449,60 @@ def _alive(pid: int) -> bool:
         ),
     ],
 )
-def test_acpc_match_stops_at_a_program_that_exits(bot, says, capsys):
+def test_acpc_match_stops_at_a_program_that_exits(bot, says, capfd):
     """A cmd: bot that exits at once, or crashes mid-match: one line, exit status 1, no SCORE line, and no
     wait for the connect limit."""
-    status, out, err, took = _acpc_match(capsys, "call", bot)
+    status, out, err, took = _acpc_match(capfd, "call", bot)
     assert status == 1 and "SCORE" not in out
     assert err.startswith(f"pokerlab: error: session 0: player {bot} (port ") and says in err
     assert "\n" not in err and took < 20
 
 
-def test_acpc_match_stops_at_a_program_that_never_connects_and_kills_it(capsys, tmp_path):
-    pids = tmp_path / "pids"
-    never = f"cmd:{sys.executable} -c 'import subprocess, sys, time; "
-    never += (
-        f'open(sys.argv[1], "w").write(str(subprocess.Popen(["sleep", "300"]).pid)); time.sleep(300)\' {pids}'
-    )
-    status, out, err, took = _acpc_match(capsys, never, "call", connect_timeout=1.0)
-    assert status == 1 and "SCORE" not in out and err.count("\n") == 0
-    assert err.endswith("): did not connect within 1.0 s; the match stopped after 0 hands") and took < 10
-    assert not _alive(int(pids.read_text()))  # the program's child was killed with its process group
+def test_acpc_match_stops_at_a_program_that_never_connects_and_ends_it(capfd):
+    code = 'import subprocess, time; subprocess.Popen(["sleep", "3002"]); time.sleep(300)'
+    never = f"cmd:{sys.executable} -c '{code}'"
+    status, out, err, took = _acpc_match(capfd, never, "call", connect_timeout=1.0)
+    assert status == 1 and "SCORE" not in out and "\n" not in err
+    assert err.endswith("): sent no VERSION line within 1.0 s; the match stopped after 0 hands") and took < 10
+    assert _running("sleep", "3002") == []  # the program and its child ended with its sandbox
 
 
-def test_acpc_match_kills_what_a_bot_started(capsys, tmp_path):
-    pids = tmp_path / "pids"
-    status, out, _, _ = _acpc_match(capsys, _bot("fork", str(pids)), "call")
+def test_acpc_match_ends_what_a_bot_started(capfd):
+    status, out, _, _ = _acpc_match(capfd, _bot("fork"), "call")
     assert status == 0 and "SCORE:" in out
-    started = [int(pid) for pid in pids.read_text().split()]
-    assert len(started) == 2 and not any(_alive(pid) for pid in started)  # one a session, both ended
+    assert _running("sleep", "3001") == []
 
 
-def test_acpc_match_tolerates_a_crashing_bot_when_asked(capsys):
-    status, out, err, _ = _acpc_match(capsys, "call", _bot("crash", "3"), "--tolerate-faults")
+def test_a_sandboxed_bot_has_its_one_connection_and_no_other(capfd):
+    """The bot plays its match through its connection to the dealer; a second connection, to a port that
+    listens on the host's 127.0.0.1, fails (its own network namespace), and nothing reaches that port."""
+    other = socket.create_server(("127.0.0.1", 0))
+    other.settimeout(0.5)
+    status, out, err, _ = _acpc_match(capfd, _bot("connect", str(other.getsockname()[1])), "call")
+    assert status == 0 and "SCORE:" in out and "12 hands over the ACPC protocol" in out
+    assert err.count("second connection: failed (") == 2 and "opened" not in err  # once a session
+    with pytest.raises(TimeoutError):
+        other.accept()
+    other.close()
+
+
+def test_without_a_sandbox_layer_cmd_bots_are_refused_or_run_with_the_rest(capfd, monkeypatch):
+    """--sandbox required (the default) refuses with one line where a layer is missing; best-effort says
+    so and plays (here with no namespaces at all: the relay then listens on a port of the host)."""
+    from pokerlab.arena import sandbox
+
+    monkeypatch.setattr(sandbox, "missing_layers", lambda: ["namespaces need bubblewrap"])
+    status, out, err, _ = _acpc_match(capfd, _bot("call"), "call")
+    assert status == 2 and "SCORE" not in out
+    missing = "sandbox layers missing: namespaces need bubblewrap (or run with --sandbox best-effort)"
+    assert err == f"pokerlab: error: {missing}"
+    monkeypatch.setattr(sandbox, "_namespaces_work", lambda: False)
+    status, out, err, _ = _acpc_match(capfd, _bot("call"), "call", "--sandbox", "best-effort")
+    assert status == 0 and "SCORE:0|0:" in out
+
+
+def test_acpc_match_tolerates_a_crashing_bot_when_asked(capfd):
+    status, out, err, _ = _acpc_match(capfd, "call", _bot("crash", "3"), "--tolerate-faults")
     assert status == 0 and "SCORE:" in out
     row = next(line for line in out.splitlines() if "crash" in line)
     assert row.endswith("]  faults 2")  # its row in the results table is marked: it left both sessions

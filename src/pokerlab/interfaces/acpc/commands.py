@@ -13,6 +13,7 @@ import subprocess
 import sys
 from functools import partial
 
+from pokerlab.arena.sandbox import MODES
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.dealer import DEALER_POLL
 from pokerlab.interfaces.report import results_table
@@ -133,29 +134,18 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen:
-    """A seat's client for a session, in its own process group (the seat kills the group at its end)."""
+    """A seat's client for a session, in its own process group (the seat kills the group at its end); a
+    cmd: bot in the sandbox, its one connection the dealer's (`relay`), the results folder hidden."""
     if agent.startswith("cmd:"):
-        command = shlex.split(agent[4:]) + ["127.0.0.1", str(port)]
-    else:
-        command = [
-            sys.executable,
-            "-m",
-            "pokerlab.interfaces.cli",
-            "acpc",
-            "play",
-            "--agent",
-            agent,
-            "--game",
-            args.game,
-            "--seed",
-            str(args.seed),
-            "--session",
-            str(session),
-            "--poll-us",
-            str(args.client_poll_us),
-            "127.0.0.1",
-            str(port),
-        ]
+        from pokerlab.arena.sandbox import SandboxPolicy
+        from pokerlab.interfaces.acpc.relay import start_sandboxed_client
+
+        hidden = tuple(path for path in (args.out,) if path)
+        policy = SandboxPolicy(hidden=hidden, mode=args.sandbox)
+        return start_sandboxed_client(shlex.split(agent[4:]), port, policy)
+    command = [sys.executable, "-m", "pokerlab.interfaces.cli", "acpc", "play", "--agent", agent]
+    command += ["--game", args.game, "--seed", str(args.seed), "--session", str(session)]
+    command += ["--poll-us", str(args.client_poll_us), "127.0.0.1", str(port)]
     try:
         return subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
     except OSError as exc:
@@ -217,6 +207,14 @@ def add_acpc_parser(sub, parser_class) -> None:
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument(
         "--client-poll-us", type=float, default=0.0, help=f"our clients' reads: {_POLL_HELP} (default 0)"
+    )
+    p.add_argument(
+        "--sandbox",
+        choices=MODES,
+        default="required",
+        help="cmd: bots run sandboxed (own mount view, PID and network namespaces, their one connection to "
+        "the dealer, limits): required refuses where a layer is missing, best-effort says so and goes on "
+        "(default required)",
     )
     p.add_argument("agents", nargs="+", help='agent names, or cmd:"COMMAND" (run with HOST PORT appended)')
     p.set_defaults(func=cmd_match)

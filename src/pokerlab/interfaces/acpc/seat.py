@@ -29,7 +29,6 @@ action becomes a call.
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import socket
 import subprocess
@@ -38,6 +37,7 @@ from collections.abc import Callable
 
 from pokerlab.actions import ACTION_LETTERS, CALL
 from pokerlab.arena.players import Disconnected, Timeout
+from pokerlab.arena.sandbox import stop
 from pokerlab.engine import SeatView
 from pokerlab.errors import BotFault
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
@@ -284,12 +284,4 @@ class AcpcPlayer:
         self.close_connection()
         process, self.process = self.process, None
         if process is not None:
-            try:
-                process.wait(EXIT_GRACE)
-            except subprocess.TimeoutExpired:
-                pass
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:  # the group is empty: everything in it has exited
-                pass
-            process.wait()
+            stop(process, EXIT_GRACE)
