@@ -473,12 +473,15 @@ def test_acpc_match_ends_what_a_bot_started(capfd):
     assert _running("sleep", "3001") == []
 
 
-def test_a_sandboxed_bot_has_its_one_connection_and_no_other(capfd):
+def test_a_sandboxed_bot_has_its_one_connection_and_no_other(capfd, monkeypatch):
     """The bot plays its match through its connection to the dealer; a second connection, to a port that
-    listens on the host's 127.0.0.1, fails (its own network namespace), and nothing reaches that port."""
+    listens on the host's 127.0.0.1, fails (its own network namespace), and nothing reaches that port.
+    (Its script is named by a relative path, which the sandbox, starting in its own /tmp, still finds.)"""
     other = socket.create_server(("127.0.0.1", 0))
     other.settimeout(0.5)
-    status, out, err, _ = _acpc_match(capfd, _bot("connect", str(other.getsockname()[1])), "call")
+    monkeypatch.chdir(BOT.parent)
+    bot = f"cmd:{sys.executable} ./{BOT.name} connect {other.getsockname()[1]}"
+    status, out, err, _ = _acpc_match(capfd, bot, "call")
     assert status == 0 and "SCORE:" in out and "12 hands over the ACPC protocol" in out
     assert err.count("second connection: failed (") == 2 and "opened" not in err  # once a session
     with pytest.raises(TimeoutError):

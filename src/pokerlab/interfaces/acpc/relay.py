@@ -89,15 +89,19 @@ def select_closed(sock: socket.socket) -> bool:
 def start_sandboxed_client(command: Sequence[str], port: int, policy) -> subprocess.Popen:
     """Start an ACPC client `command` (run with ``127.0.0.1 PORT`` appended) in the sandbox of `policy`
     (`pokerlab.arena.sandbox.SandboxPolicy`), connected to the dealer listening on 127.0.0.1:`port`
-    through the relay (see the module doc); the process leads its own process group."""
+    through the relay (see the module doc); the process leads its own process group. The sandbox sees,
+    read-only, the folders of the files the command names (relative paths made absolute: it starts in its
+    own /tmp) and the standard library."""
     from dataclasses import replace
 
     from pokerlab.arena.sandbox import start_sandboxed
 
     readable = {sys.base_prefix}  # the standard library, for the relay
-    for word in command:  # the folders of the files the command names (its program, its scripts)
+    command = list(command)
+    for k, word in enumerate(command):  # the folders of the files the command names (program, scripts)
         path = Path(word).absolute()
         if os.sep in word and path.exists():
+            command[k] = str(path)  # the sandbox starts in its own /tmp
             for where in (path, path.resolve()):  # a link's folder, and its target's
                 readable.add(str(where if where.is_dir() else where.parent))
     policy = replace(policy, readable=(*policy.readable, *sorted(readable)))
