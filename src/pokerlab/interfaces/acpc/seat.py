@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 LOGGED_FAULTS = 3
 #: Seconds a seat's program may take to exit once its session is closed, before its process group is killed.
 EXIT_GRACE = 2.0
+#: Seconds a seat waits, once its connection closed, for its program to end (to say how it ended).
+ENDED_WAIT = 0.5
 #: Seconds between looks at a seat's program while the seat waits for it to connect.
 _LOOK_EVERY = 0.05
 _ACTIONS = {letter: action for action, letter in enumerate(ACTION_LETTERS)}  # an answer's action letter
@@ -114,7 +116,7 @@ class AcpcPlayer:
             log.warning("seat %s: %s", self.label, why)
 
     def _leave(self, why: str) -> None:
-        ended = self._program_ended(EXIT_GRACE)
+        ended = self._program_ended(ENDED_WAIT)
         why = f"disconnected ({why}{f'; its program {ended}' if ended else ''})"
         if self.channel is not None:
             self.channel.close()
@@ -142,8 +144,8 @@ class AcpcPlayer:
     # -- a session: one connection ------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the seat's program for the next session (where it has one); `BotFault` if it cannot
-        start."""
+        """Start the seat's program for the next session (where it has one; its errors, such as
+        `SandboxUnavailable`, pass on)."""
         if self.program is not None:
             self.process = self.program(self.sessions)
         self.sessions += 1
@@ -186,7 +188,7 @@ class AcpcPlayer:
             while line is not None and (not line or line[0] in "#;"):
                 line = self.channel.readline(self.connect_timeout)
         except (ConnectionClosed, LineTooLong) as exc:
-            ended = self._program_ended(EXIT_GRACE)
+            ended = self._program_ended(ENDED_WAIT)
             return f"sent no VERSION line ({exc}{f'; its program {ended}' if ended else ''})"
         if line is None:
             return f"sent no VERSION line within {self.connect_timeout} s"
