@@ -489,6 +489,23 @@ def test_a_sandboxed_bot_has_its_one_connection_and_no_other(capfd, monkeypatch)
     other.close()
 
 
+def test_a_sandboxed_bot_sees_neither_the_results_folder_nor_the_log(capfd, tmp_path):
+    """Its own folder is visible to it (it names it), the results folder in it is not; a log file there
+    (every hole card of every hand) is refused with one line, as it cannot be hidden."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT.read_text())
+    run = tmp_path / "run"
+    status, out, err, _ = _acpc_match(
+        capfd, f"cmd:{sys.executable} {bot} look {run / 'config.json'}", "call", "--out", str(run)
+    )
+    assert status == 0 and (run / "config.json").is_file()
+    assert err.count(f"sees {run / 'config.json'}: False") == 2
+    log = tmp_path / "match.log"
+    status, out, err, _ = _acpc_match(capfd, f"cmd:{sys.executable} {bot} call", "call", "--log", str(log))
+    assert status == 2 and err.startswith(f"pokerlab: error: {log} lies in {tmp_path}, which the client ")
+    assert err.endswith("can read: put it elsewhere") and "\n" not in err
+
+
 def test_without_a_sandbox_layer_cmd_bots_are_refused_or_run_with_the_rest(capfd, monkeypatch):
     """--sandbox required (the default) refuses with one line where a layer is missing; best-effort says
     so and plays (here with no namespaces at all: the relay then listens on a port of the host)."""

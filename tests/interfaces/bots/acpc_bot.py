@@ -4,7 +4,7 @@ Standard library only (it runs in the sandbox, which sees no project files). It 
 ACPC's heads-up limit game (holdem.limit.2p.reverse_blinds); BEHAVIOUR changes that: ``call`` plays on to
 the end, ``crash N`` exits with status 1 on its N-th turn, ``fork`` first starts a child that sleeps 3001 s
 and plays on, ``connect PORT2`` first tries to open a second connection, to 127.0.0.1:PORT2, says on
-stderr how that went, and plays on.
+stderr how that went, and plays on, ``look PATH`` says on stderr whether it sees PATH, and plays on.
 """
 
 import os
@@ -35,6 +35,8 @@ def main() -> None:
             print("second connection: opened", file=sys.stderr)
         except OSError as exc:
             print(f"second connection: failed ({exc})", file=sys.stderr)
+    if behaviour[0] == "look":
+        print(f"sees {behaviour[1]}: {os.path.exists(behaviour[1])}", file=sys.stderr)
     sock = socket.create_connection((host, int(port)), timeout=30)
     sock.sendall(b"VERSION:2.0.0\r\n")
     turns = 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import selectors
+import shlex
 import socket
 import subprocess
 import sys
@@ -91,10 +92,12 @@ def start_sandboxed_client(command: Sequence[str], port: int, policy) -> subproc
     (`pokerlab.arena.sandbox.SandboxPolicy`), connected to the dealer listening on 127.0.0.1:`port`
     through the relay (see the module doc); the process leads its own process group. The sandbox sees,
     read-only, the folders of the files the command names (relative paths made absolute: it starts in its
-    own /tmp) and the standard library."""
+    own /tmp) and the standard library, less the policy's ``hidden`` folders; a hidden file that lies in
+    one of those folders is a `ConfigError`."""
     from dataclasses import replace
 
     from pokerlab.arena.sandbox import start_sandboxed
+    from pokerlab.errors import ConfigError
 
     readable = {sys.base_prefix}  # the standard library, for the relay
     command = list(command)
@@ -104,6 +107,13 @@ def start_sandboxed_client(command: Sequence[str], port: int, policy) -> subproc
             command[k] = str(path)  # the sandbox starts in its own /tmp
             for where in (path, path.resolve()):  # a link's folder, and its target's
                 readable.add(str(where if where.is_dir() else where.parent))
+    for secret in map(Path, policy.hidden):  # a hidden folder is covered; a file cannot be, so it must lie
+        for folder in readable:  # outside what the client sees
+            if not secret.is_dir() and secret.resolve().is_relative_to(folder):
+                who = shlex.join(command)
+                raise ConfigError(
+                    f"{secret} lies in {folder}, which the client {who!r} can read: put it elsewhere"
+                )
     policy = replace(policy, readable=(*policy.readable, *sorted(readable)))
     python = os.path.realpath(sys.executable)
     dealer = socket.create_connection(("127.0.0.1", port), timeout=10)
