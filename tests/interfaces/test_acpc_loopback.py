@@ -396,6 +396,20 @@ def test_cli_errors_are_one_line(capsys):
     assert "polls 0 to" in capsys.readouterr().err
 
 
+def test_acpc_dealer_command_fails_or_tolerates_a_player_that_never_connects(capsys):
+    args = ["acpc", "dealer", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "3", "--connect-timeout"]
+    assert main([*args, "0.2", "alice", "bob"]) == 1
+    out, err = capsys.readouterr()
+    assert len(out.split()) == 2 and "SCORE" not in out  # the ports, then nothing
+    assert err.startswith("pokerlab: error: player alice (port ") and err.count("\n") == 1
+    assert err.endswith("): did not connect within 0.2 s; the match stopped after 0 hands\n")
+    assert main([*args, "0.2", "--tolerate-faults", "alice", "bob"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[-1].startswith("SCORE:") and out.splitlines()[-1].endswith(":alice|bob")
+    assert "alice: 1 fault; left: did not connect within 0.2 s\n" in err
+    assert "bob: 1 fault; left: did not connect within 0.2 s\n" in err
+
+
 def test_acpc_match_command_plays_duplicate_over_the_protocol(capsys, tmp_path):
     status = main(
         ["acpc", "match", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "30", "--seed", "4",

@@ -102,7 +102,8 @@ def _report(result) -> None:
     for name, count in zip(result.match.labels, result.match.faults, strict=True):
         if count:
             why = result.left.get(name)
-            print(f"{name}: {count} faults{f'; left: {why}' if why else ''}", file=sys.stderr)
+            faults = f"{count} fault{'' if count == 1 else 's'}"
+            print(f"{name}: {faults}{f'; left: {why}' if why else ''}", file=sys.stderr)
 
 
 def cmd_dealer(args: argparse.Namespace) -> int:
