@@ -30,4 +30,12 @@ class SandboxUnavailable(PokerlabError, RuntimeError):
 
 
 class BotFault(PokerlabError, RuntimeError):
-    """An outside or isolated bot failed more than the match tolerates; the message names it and its fault."""
+    """A bot failed (to start, or more than the match tolerates): one line naming it and its first fault;
+    ``details`` holds the whole story (a traceback) for the results folder's faults.log."""
+
+    def __init__(self, message: str, details: str = "") -> None:
+        super().__init__(message, details)
+        self.details = details or message
+
+    def __str__(self) -> str:
+        return self.args[0]

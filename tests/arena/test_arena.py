@@ -11,7 +11,7 @@ from pokerlab.arena import duplicate_positions
 from pokerlab.arena.stats import summarize
 from pokerlab.arena.store import read_decisions, read_hands
 from pokerlab.engine import CALL
-from pokerlab.errors import ConfigError, IllegalAction
+from pokerlab.errors import BotFault, ConfigError, IllegalAction
 
 
 def test_loki_duplicate_scheme_for_ten_seats():
@@ -79,8 +79,15 @@ class Cheater(Agent):
         return 5
 
 
-def test_agent_that_throws_folds_and_match_goes_on(caplog):
-    r = play_match([Crasher(), "raise"], 20, seed=1)
+def test_agent_that_throws_stops_the_match_in_one_line_unless_faults_are_tolerated(tmp_path, caplog):
+    with pytest.raises(
+        BotFault, match=r"^agent crasher raised RuntimeError\('boom'\) \(in its first hand"
+    ) as stop:
+        play_match([Crasher(), "raise"], 20, seed=1, out=tmp_path / "stopped", block=5)
+    assert "\n" not in str(stop.value)
+    log = (tmp_path / "stopped" / "faults.log").read_text()
+    assert 'raise RuntimeError("boom")' in log  # the traceback is kept in the results folder
+    r = play_match([Crasher(), "raise"], 20, seed=1, tolerate_faults=True)
     assert r.hands == 20 and r.results[0].faults > 0 and "boom" in caplog.text
     assert (r.nets[:, 0] <= 0).all()
 

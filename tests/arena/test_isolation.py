@@ -11,7 +11,7 @@ import pytest
 from pokerlab import play_match
 from pokerlab.arena.players import seat_generator
 from pokerlab.arena.store import read_decisions, read_hands
-from pokerlab.errors import IllegalAction
+from pokerlab.errors import BotFault, IllegalAction
 
 CHEATERS = Path(__file__).with_name("cheaters.py")
 
@@ -101,21 +101,31 @@ def test_isolated_and_local_play_the_same_hands():
 
 
 @pytest.mark.parametrize("isolate", [False, True])
-def test_a_timed_out_player_is_checked_or_folded_and_the_match_goes_on(isolate):
-    result = play_match([spec("Sleeper"), "raise"], 3, seed=1, isolate=isolate, action_timeout=0.05)
+def test_a_timed_out_player_stops_the_match_or_is_checked_or_folded_when_tolerated(isolate):
+    with pytest.raises(BotFault, match=r"^agent Sleeper timed out .*in its first hand"):
+        play_match([spec("Sleeper"), "raise"], 3, seed=1, isolate=isolate, action_timeout=0.05)
+    result = play_match(
+        [spec("Sleeper"), "raise"], 3, seed=1, isolate=isolate, action_timeout=0.05, tolerate_faults=True
+    )
     assert result.hands == 3
     assert result.faults[0] >= 3 and result.faults[1] == 0
     assert result.results[0].total < 0  # it folded to every raise
 
 
-def test_a_player_who_leaves_is_folded_for_the_rest_of_the_session():
-    result = play_match([spec("Quitter"), "raise", "call"], 20, seed=1)  # external: isolated by default
+def test_a_player_who_leaves_stops_the_match_or_is_folded_for_the_rest_of_the_session():
+    with pytest.raises(BotFault, match="agent Quitter left the table"):
+        play_match([spec("Quitter"), "raise", "call"], 20, seed=1, max_faults=0)
+    result = play_match([spec("Quitter"), "raise", "call"], 20, seed=1, tolerate_faults=True)
     assert result.hands == 20 and result.faults[0] >= 1
     assert result.results[0].total < 0
 
 
 def test_an_isolated_player_answering_garbage_is_a_fault_a_local_one_stops_the_match():
-    result = play_match([spec("Garbage"), "call"], 5, seed=1, isolate=True)
+    with pytest.raises(
+        BotFault, match=r"^agent Garbage answered 7, not one of FOLD, CALL, RAISE \(in its first hand"
+    ):
+        play_match([spec("Garbage"), "call"], 5, seed=1, isolate=True)
+    result = play_match([spec("Garbage"), "call"], 5, seed=1, isolate=True, tolerate_faults=True)
     assert result.hands == 5 and result.faults[0] >= 5
     with pytest.raises(IllegalAction, match="7 is not legal"):
         play_match([spec("Garbage"), "call"], 5, seed=1, isolate=False)

@@ -275,7 +275,7 @@ def test_the_dealer_survives_any_client(behaviour, tolerate, tmp_path_factory):
     played = sum(line.startswith("STATE:") for line in log)
     if "failed" in box:
         assert not tolerate and log[-1] == f"# {box['failed']}" and "\n" not in str(box["failed"])
-        assert str(box["failed"]).startswith("player fuzz (port ")
+        assert str(box["failed"]).startswith("agent fuzz ")
         assert played < hands and reports["call"].hands == played
         assert not any(line.startswith("SCORE:") for line in log)
         if with_folder:  # a stopped run's folder, as a killed one's: summarized from what it kept

@@ -142,8 +142,8 @@ def parse_lineup(text: str) -> list[str]:
                 raise ConfigError(f"bad count in {item!r}: write name:COUNT with COUNT >= 1")
         elif sep and head in _FACTORIES and _family(item) is None:
             raise ConfigError(f"bad count {tail!r} in {item!r}: write name:COUNT with COUNT >= 1")
-        if spec not in _FACTORIES:
-            make_agent(spec)  # raises with the known names, or loads the external class to check it
+        if spec not in _FACTORIES and not is_external(spec):
+            make_agent(spec)  # raises with the known names (an outside bot is loaded only where it plays)
         specs += [spec] * count
     return specs
 

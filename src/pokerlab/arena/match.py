@@ -11,10 +11,15 @@ Sessions are the unit of parallel work: ``workers`` processes play them, and the
 any number of workers. Each session starts from a copy of the agents as passed; a match of one session in
 this process plays the given agent instances themselves, so a learning agent comes back having learned.
 
-``isolate`` runs agents in their own processes (`pokerlab.arena.players.IsolatedPlayer`): True for all,
-False for none, None (default) for the external ones ("module:Class", "file.py:Class") only. A seed picks
-every deal, so an isolated bot that learns the seed can compute them: for untrusted bots, use a seed of 64
-random bits or more.
+``isolate`` runs agents in their own sandboxed processes (`pokerlab.arena.players.IsolatedPlayer`, a fresh
+process every session): True for all named agents, False for none, None (default) for the outside bots
+("module:Class", "file.py:Class") only, which are then never imported in this process. ``sandbox``
+("required", the default, or "best-effort") says what to do where a layer of the sandbox is missing.
+Agents passed as instances, and any agent with ``isolate=False``, are trusted code in this process.
+
+Faults are loud: a seat's fault in its first hand of a session, or more than ``max_faults`` in a session,
+stops the match with `BotFault` (one line; the traceback goes to faults.log in the results folder, beside
+what was written so far); ``tolerate_faults`` checks or folds for the faulty player and goes on.
 """
 
 from __future__ import annotations
@@ -33,11 +38,13 @@ from tqdm import tqdm
 from pokerlab.agents import Agent
 from pokerlab.agents.registry import is_external
 from pokerlab.arena.players import AgentSpec
+from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.arena.seating import duplicate_positions
 from pokerlab.arena.session import SessionJob, SessionReport, make_table, run_session
 from pokerlab.arena.stats import AgentResult, summarize
+from pokerlab.arena.table import MAX_FAULTS
 from pokerlab.engine import GameConfig
-from pokerlab.errors import ConfigError, PokerlabError
+from pokerlab.errors import BotFault, ConfigError, PokerlabError
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +145,7 @@ def plan_sessions(
     isolate: Sequence[bool],
     action_timeout: float | None,
     rebuy: int | None,
+    **table,
 ) -> list[SessionJob]:
     """The sessions of a match: one per seat rotation (duplicate), else `sessions` even slices of hands."""
     common = dict(
@@ -151,6 +159,7 @@ def plan_sessions(
         isolate=tuple(isolate),
         action_timeout=action_timeout,
         rebuy=rebuy,
+        **table,
     )
     if duplicate:
         return [
@@ -182,6 +191,9 @@ def play_match(
     rebuy: int | None = None,
     log_decisions: bool = False,
     resume: bool = False,
+    max_faults: int = MAX_FAULTS,
+    tolerate_faults: bool = False,
+    sandbox: str = "required",
 ) -> MatchResult:
     """Play a match; agents (instances, registered names or "module:Class" specs) sit in seats 0..n-1.
 
@@ -189,7 +201,8 @@ def play_match(
     agent, see `pokerlab.arena.seating`). ``out`` names a results folder (config, per-hand results, hand
     histories, decision logs with ``log_decisions``, summary.json, bankroll plot), written block by block
     (``block`` hands). ``action_timeout`` (seconds) checks or folds for a player who answers late;
-    ``rebuy`` restores the stacks every so many hands of a session (real stacks only).
+    ``rebuy`` restores the stacks every so many hands of a session (real stacks only); ``isolate``,
+    ``sandbox``, ``max_faults`` and ``tolerate_faults``: see the module doc.
 
     ``resume`` continues a killed run in ``out`` (started with the same arguments, else `ConfigError`):
     sessions it completed are read back, every other session is played again from its first hand, so
@@ -210,8 +223,18 @@ def play_match(
     if duplicate and sessions != 1:
         raise ConfigError("a duplicate match has one session per seat rotation; leave sessions at 1")
     check_seconds("action_timeout", action_timeout)
-    # external specs ("module:Class") are isolated by default; instances passed in are the caller's own
+    if not isinstance(max_faults, int) or isinstance(max_faults, bool) or max_faults < 0:
+        raise ConfigError(f"max_faults must be a whole number of faults, 0 or more, got {max_faults!r}")
+    if sandbox not in SANDBOX_MODES:
+        raise ConfigError(f"sandbox must be one of {', '.join(SANDBOX_MODES)}, got {sandbox!r}")
+    # outside bots ("module:Class") are isolated by default; instances passed in are the caller's own
     isolated = [(isinstance(a, str) and is_external(a)) if isolate is None else bool(isolate) for a in agents]
+    for a, iso in zip(agents, isolated, strict=True):
+        if iso and not isinstance(a, str):
+            raise ConfigError(
+                f"agent {a.name!r} is an instance (trusted code, played in this process): to isolate an "
+                "agent, give it by name or as module:Class / file.py:Class"
+            )
     copies = duplicate or sessions > 1 or any(isolated)  # otherwise the instances play themselves
     specs = [AgentSpec.of(a, copies) for a in agents]
     # an external agent is labelled by its class ("bots.py:MyBot" -> "MyBot")
@@ -230,6 +253,10 @@ def play_match(
         isolate=isolated,
         action_timeout=action_timeout,
         rebuy=rebuy,
+        max_faults=max_faults,
+        tolerate_faults=tolerate_faults,
+        sandbox=sandbox,
+        hidden=(str(Path(out).resolve()),) if out else (),
     )
     if resume and out is None:
         raise ConfigError("resume continues a run in its results folder: give out")
@@ -274,6 +301,10 @@ def play_match(
                     done_before[session] = report.hands_played
                     if report.ended != "completed":
                         log.warning("session %d: %s", report.session, report.ended)
+    except BotFault as exc:
+        if writer:
+            (Path(out) / "faults.log").write_text(f"{exc}\n\n{exc.details}\n")
+        raise
     finally:
         if writer:
             writer.close()

@@ -1,32 +1,46 @@
 """The seats of a table: how the table talks to an agent, in this process or isolated in its own.
 
-Both kinds answer the same calls (`new_session`, `begin_hand`, `observe`, `act`, `end_hand`, `close`), so a
-table does not know which it has. `act` takes a deadline in seconds (None: wait) and returns what the
-agent returned (an action, or a `Decision`, as a plain tuple from an isolated agent), or raises:
+Both kinds answer the same calls, so a table does not know which it has (the ACPC dealer and the web table
+use them too):
 
-* `Timeout` when the answer does not come in time (the table then checks or folds for the player);
-* `Disconnected` when the player is gone for good (its process died, or its pipe closed);
-* `AgentFailure` when the agent's own code raised.
+* ``new_session(rng_entropy)``: a fresh agent, seeded from the entropy (`BotFault` if an isolated bot
+  cannot start); ``end_session()`` at its end (an isolated bot's session process then ends);
+* ``begin_hand(start)``, ``observe(record)``, ``end_hand(end)``: the hooks, where ``wants_begin``,
+  ``wants_observe``, ``wants_end`` say the agent listens;
+* ``act(view, deadline)``: the agent's action, or a `Decision`; the deadline in seconds (None: an isolated
+  player's default, `ACTION_SECONDS`; a local one waits). It raises `Timeout` when the answer does not
+  come in time, `Disconnected` when the player is gone for good (its process died), `AgentFailure` when
+  the agent's own code raised or its answer does not parse (`arena.wire`);
+* ``hook_errors``: what an isolated agent's hooks raised, reported with its answers (one fault each);
+* ``close()``: the end (an isolated bot's sandbox and every process in it end).
 
-An agent is given by an `AgentSpec`: a registry name, an external "module:Class" / "file.py:Class", or an
-instance (a template: each session starts from a copy of it, taken before it plays).
+An agent is given by an `AgentSpec`: a registry name, an outside bot "module:Class" / "file.py:Class", or
+an instance (a template: each session starts from a copy of it, taken before it plays). A `LocalPlayer`
+is trusted code in this process; an `IsolatedPlayer` runs a bot in its own sandboxed process
+(`arena.sandbox`), a fresh one every session (`arena.botproc`), and talks to it over `arena.wire`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import os
 import pickle
+import socket
+import subprocess
+import sys
 import time
-import traceback
 from dataclasses import dataclass
-from multiprocessing import get_context
+from pathlib import Path
 
 import numpy as np
 
 from pokerlab.agents import Agent, make_agent
-from pokerlab.agents.base import Decision, overrides
-from pokerlab.engine import ActionRecord, HandEnd, HandStart, SeatView
-from pokerlab.errors import ConfigError
+from pokerlab.agents.base import overrides
+from pokerlab.agents.registry import is_external
+from pokerlab.arena import sandbox, wire
+from pokerlab.engine import ActionRecord, GameConfig, HandEnd, HandStart, SeatView
+from pokerlab.errors import BotFault, ConfigError
 
 
 def seat_generator(entropy: list[int]) -> np.random.Generator:
@@ -37,12 +51,20 @@ def seat_generator(entropy: list[int]) -> np.random.Generator:
     handed over as is, it would tell an agent every card. This generator's state is a copy (the same
     draws, so the results are unchanged) and its SeedSequence, for ``spawn``, comes from a one-way hash
     of the entropy. What remains is trying seeds one by one through SeedSequence until one gives the
-    state; against untrusted bots a seed of 64 random bits closes that too.
+    state: an isolated bot gets only the state (`generator_wire`), no seed reaches its process, but a bot
+    that guesses a small seed (0, 1, 42) can confirm it, so against untrusted bots pick a large seed.
     """
     digest = hashlib.blake2b(repr([int(x) for x in entropy]).encode(), digest_size=16).digest()
     bits = np.random.PCG64(np.random.SeedSequence(int.from_bytes(digest, "little")))
     bits.state = np.random.default_rng(entropy).bit_generator.state
     return np.random.Generator(bits)
+
+
+def generator_wire(entropy: list[int]) -> dict:
+    """`seat_generator(entropy)` as plain numbers: its PCG64 state and the number its ``spawn`` derives
+    from (the one-way hash), what an isolated bot's process rebuilds it from."""
+    bits = seat_generator(entropy).bit_generator
+    return {"state": bits.state, "spawn": int(bits.seed_seq.entropy)}
 
 
 class Timeout(Exception):
@@ -59,7 +81,8 @@ class AgentFailure(Exception):
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """How to make fresh copies of one seat's agent: by name / import path, or from a pickled template."""
+    """How to make fresh copies of one seat's agent: by name / import path, or from a pickled template of an
+    instance (trusted code: it plays only in this process)."""
 
     name: str
     template: bytes | None = None
@@ -68,7 +91,8 @@ class AgentSpec:
     def of(cls, agent: Agent | str, copies: bool = True) -> AgentSpec:
         """The spec of a seat; an instance is pickled as a template only where ``copies`` are needed."""
         if isinstance(agent, str):
-            make_agent(agent)  # fail early, with the known names
+            if not is_external(agent):  # an outside bot is imported only in its own process
+                make_agent(agent)  # fail early, with the known names
             return cls(agent)
         if not isinstance(agent, Agent):
             raise ConfigError(f"a seat takes an Agent or an agent name, got {type(agent).__name__}")
@@ -95,6 +119,8 @@ class LocalPlayer:
     def __init__(self, spec: AgentSpec, agent: Agent | None = None) -> None:
         self.spec = spec
         self.agent = agent
+
+    hook_errors: tuple = ()  # a local agent's hooks raise into the table
 
     def new_session(self, rng_entropy: list[int], agent: Agent | None = None) -> None:
         """Start a session with a fresh agent (or `agent` itself) seeded from `rng_entropy`."""
@@ -124,201 +150,233 @@ class LocalPlayer:
     def end_hand(self, end: HandEnd) -> None:
         self.agent.end_hand(end)
 
+    def end_session(self) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
 
 # -- isolation ---------------------------------------------------------------------------------------
-#
-# The wire: the table sends the hand's start once (with the first question, unless the agent listens
-# to begin_hand or observe), then with each question only the records the player has not been sent yet,
-# as plain int tuples, and the fields of the view that change ("act"); the player's process rebuilds
-# the `SeatView` from them. The end of a hand goes only to agents that listen to end_hand. Pickling a
-# whole view of named tuples cost about 35 us a decision, the deltas a few.
+
+#: Default seconds an isolated bot has to answer one question, and to start a session.
+ACTION_SECONDS = 10.0
+START_SECONDS = 10.0
+#: Seconds a bot's sandbox has to start (Python and pokerlab's imports, on a machine busy with the others).
+BOOT_SECONDS = 60.0
+#: Extra environment of a bot's process (one thread per numeric library: seats share the cores).
+BOT_ENV = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "NUMBA_NUM_THREADS": "1",
+    "NUMBA_CACHE_DIR": "/tmp/.numba",
+}
 
 
-class _Hand:
-    """What the isolated process knows of the current hand: its start and the records so far."""
-
-    def __init__(self, start: HandStart) -> None:
-        self.start = start
-        self.actions: tuple[ActionRecord, ...] = ()
-
-    def add(self, records) -> tuple[ActionRecord, ...]:
-        new = tuple(tuple.__new__(ActionRecord, r) for r in records)
-        self.actions += new
-        return new
-
-    def view(self, fields) -> SeatView:
-        board, round_index, pot, to_call, legal, raises, left = fields
-        start = self.start
-        return tuple.__new__(
-            SeatView,
-            (
-                start.config,
-                start.position,
-                start.players,
-                start.hole,
-                board,
-                round_index,
-                self.actions,
-                pot,
-                to_call,
-                legal,
-                raises,
-                left,
-                start.seats,
-                start.blinds,
-                start.stacks,
-            ),
-        )
+def bot_folder(spec: str) -> str | None:
+    """The folder of a "file.py:Class" bot, from the spec's text alone (None for other specs)."""
+    where = spec.rpartition(":")[0]
+    return os.path.dirname(os.path.abspath(where)) if is_external(spec) and where.endswith(".py") else None
 
 
-def _serve(conn) -> None:
-    """The isolated process: hosts one agent, sees only what arrives on `conn`, answers only actions."""
-    agent = hand = None
-    while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            return
-        kind = message[0]
-        try:
-            if kind == "act":
-                _, seq, start, records, fields = message
-                if start is not None:  # the hand's start, sent with its first question
-                    hand = _Hand(start)
-                    agent.begin_hand(start)
-                hand.add(records)
-                choice = agent.act(hand.view(fields))
-                if isinstance(choice, Decision):
-                    choice = tuple(choice)
-                conn.send(("action", seq, choice))
-            elif kind == "observe":
-                for record in hand.add(message[1]):
-                    agent.observe(record)
-            elif kind == "begin":
-                hand = _Hand(message[1])
-                agent.begin_hand(hand.start)
-            elif kind == "end":
-                _, records, nets, shown, board = message
-                hand.add(records)
-                agent.end_hand(HandEnd(hand.start.position, nets, shown, board, hand.actions))
-            elif kind == "session":
-                _, spec, generator = message
-                agent = spec.make()
-                agent.seed(generator)
-                hooks = tuple(overrides(agent, h) for h in ("begin_hand", "observe", "end_hand"))
-                conn.send(("ready", hooks))
-            elif kind == "close":
-                return
-        except Exception as exc:  # noqa: BLE001 - reported to the table, which records a fault
-            detail = "".join(traceback.format_exception_only(exc)).strip()
-            if kind in ("act", "session"):
-                conn.send(("error", message[1] if kind == "act" else None, detail))
+def bot_policy(spec: str, mode: str = "required", hidden=()) -> sandbox.SandboxPolicy:
+    """The sandbox of a bot's process: Python, pokerlab and a "file.py:Class" bot's folder readable;
+    `hidden` (results folders, other bots' folders) covered where it lies inside one of those."""
+    readable = [sys.base_prefix, sys.prefix, str(Path(__file__).resolve().parents[1])]  # + pokerlab
+    if bot_folder(spec):
+        readable.append(bot_folder(spec))
+    inside = [
+        os.path.abspath(h)
+        for h in hidden
+        if any(os.path.abspath(h).startswith(r.rstrip("/") + "/") for r in readable)
+    ]
+    return sandbox.SandboxPolicy(readable=tuple(readable), hidden=tuple(inside), env=BOT_ENV, mode=mode)
 
 
 class IsolatedPlayer:
-    """An agent in its own process (started with "spawn": it inherits nothing of the arena's memory).
+    """A bot in its own sandboxed process, a fresh one every session (see the module doc).
 
-    It receives the hand's start, the action records and the changing fields of its views, rebuilds its
-    views from them, and sends back only its actions. A late answer is skipped when it arrives.
+    Its process sees only what arrives on the wire: each hand's start, the action records and the changing
+    fields of its views, sent with its next question (one round trip a decision). A late answer is skipped
+    when it arrives. ``sandbox`` is "required" or "best-effort" (`arena.sandbox`); ``hidden`` paths stay
+    out of its sight even inside a folder it may read.
     """
 
-    def __init__(self, spec: AgentSpec, start_timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        spec: AgentSpec,
+        config: GameConfig | None = None,
+        start_timeout: float = START_SECONDS,
+        sandbox_mode: str = "required",
+        hidden=(),
+    ) -> None:
+        if spec.template is not None:
+            raise ConfigError(
+                f"agent {spec.name!r} is an instance (trusted code, played in this process): isolate "
+                "agents given by name or as module:Class / file.py:Class"
+            )
         self.spec = spec
+        folder = bot_folder(spec.name)  # the bot's process starts in /tmp: its file by absolute path
+        self.where = os.path.join(folder, spec.name.rpartition("/")[2]) if folder else spec.name
+        config = config or GameConfig()
+        self.config = {f.name: getattr(config, f.name) for f in dataclasses.fields(config) if f.init}
         self.start_timeout = start_timeout
-        context = get_context("spawn")
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child,), daemon=True, name=f"agent {spec.name}")
-        self.process.start()
-        child.close()
+        self.name = spec.name
+        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        warm = () if is_external(spec.name) else (spec.name,)  # a registered agent is warmed up
+        argv = [sys.executable, "-I", "-B", "-m", "pokerlab.arena.botproc", str(theirs.fileno()), *warm]
+        self.process = sandbox.start_sandboxed(
+            argv,
+            bot_policy(spec.name, sandbox_mode, hidden),
+            keep_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        theirs.close()
+        self.greeted = False
+        self.sock: socket.socket | None = None
         self.seq = 0
-        self.sent = 0  # records of the current hand sent so far
-        self.gone = False
+        self.hook_errors: list[str] = []
 
-    def _send(self, message) -> None:
+    # the wire
+
+    def _recv(self, sock: socket.socket, seconds: float, limit: float | None = None) -> bytes:
+        """The next packet within `seconds` (else `Timeout`, which names the `limit`, default `seconds`)."""
+        sock.settimeout(seconds)
+        try:
+            packet = sock.recv(wire.MAX_PACKET)
+        except TimeoutError:
+            raise Timeout(f"no answer within {limit or seconds:g} s") from None
+        except OSError as exc:
+            packet = b""
+            detail = repr(exc)
+        else:
+            detail = "its process ended"
+        if not packet:
+            self.gone = True
+            raise Disconnected(f"the player is gone ({detail})")
+        return packet
+
+    def _flush(self, question: list | None = None) -> None:
+        """Send the outbox (and the question) as one packet."""
+        if question is not None:
+            self.outbox.append(question)
+        if not self.outbox:
+            return
         if self.gone:
             raise Disconnected("the player has left")
         try:
-            self.conn.send(message)
-        except (OSError, EOFError, BrokenPipeError) as exc:
+            self.sock.send(wire.dumps(self.outbox))
+        except OSError as exc:
             self.gone = True
             raise Disconnected(f"the player's process is gone ({exc!r})") from None
+        finally:
+            self.outbox = []
 
-    def _receive(self, deadline: float | None):
-        if deadline is not None and not self.conn.poll(deadline):
-            if not self.process.is_alive():
-                self.gone = True
-                raise Disconnected(f"the player's process ended (exit code {self.process.exitcode})")
-            raise Timeout(f"no answer within {deadline} s")
-        try:
-            return self.conn.recv()
-        except (OSError, EOFError) as exc:
-            self.gone = True
-            raise Disconnected(f"the player's process is gone ({exc!r})") from None
+    def _note(self, errors: tuple[int, list[str]]) -> None:
+        count, lines = errors
+        self.hook_errors += lines + [lines[-1] if lines else "a hook raised"] * (count - len(lines))
 
-    def _new_records(self, actions) -> tuple:
-        new = actions[self.sent :]
-        self.sent = len(actions)
-        return tuple(map(tuple, new))
+    # the session
 
     def new_session(self, rng_entropy: list[int], agent: Agent | None = None) -> None:
-        self._send(("session", self.spec, seat_generator(rng_entropy)))
-        reply = self._receive(self.start_timeout)
-        if reply[0] != "ready":
-            raise ConfigError(f"agent {self.spec.name!r} could not start in its process: {reply[-1]}")
+        """A fresh process for the bot, seeded from `rng_entropy`; `BotFault` if it does not start."""
+        if agent is not None:
+            raise ConfigError(f"agent {self.name!r} is isolated: it cannot play a given instance")
+        self.end_session()
+        self.outbox: list = []
+        self.sent = 0  # records of the current hand sent so far
+        fault = f"bot {self.name!r}"
+        try:
+            if not self.greeted:
+                hello = wire.loads(self._recv(self.control, max(BOOT_SECONDS, self.start_timeout)))
+                if hello != ["hello", wire.VERSION]:
+                    raise BotFault(
+                        f"{fault}: its process speaks {hello!r:.60}, not wire version {wire.VERSION}"
+                    )
+                self.greeted = True
+            self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            message = ["session", wire.VERSION, self.where, self.config, generator_wire(rng_entropy)]
+            socket.send_fds(self.control, [wire.dumps(message)], [theirs.fileno()])
+            theirs.close()
+            self.gone = False
+            reply = wire.loads(self._recv(self.sock, self.start_timeout))
+        except (Timeout, Disconnected, OSError, wire.WireError) as exc:
+            detail = str(exc)
+            if self.process.poll() is not None:
+                detail = f"its sandbox ended (exit code {self.process.returncode})"
+            self.gone = True
+            raise BotFault(f"{fault} did not start a session: {detail}") from None
+        hooks = reply[1] if type(reply) is list and len(reply) == 2 and reply[0] == "ready" else None
+        if type(hooks) is not list or len(hooks) != 3 or not all(type(h) is bool for h in hooks):
+            self.gone = True
+            if type(reply) is list and len(reply) == 2 and reply[0] == "refused":
+                raise BotFault(f"{fault} could not start: {reply[1]!s:.300}")
+            raise BotFault(f"{fault} did not start a session: it said {reply!r:.80}")
         self.wants_begin = True  # the process needs each hand's start to rebuild its views
-        _, self.wants_observe, self.wants_end = reply[1]
-        self.begin_now = reply[1][0] or self.wants_observe  # else the start waits for the first question
-        self.pending = None
+        _, self.wants_observe, self.wants_end = hooks
+        self.listens = any(hooks)  # else only the start of a hand it acts in need reach it
+
+    def end_session(self) -> None:
+        """Deliver what waits, collect the hooks' errors, and end the session's process."""
+        if self.sock is None:
+            return
+        try:
+            if not self.gone:
+                self._flush(["q"])
+                kind, _, _, errors = wire.answer(self._recv(self.sock, self.start_timeout))
+                while kind != "q":  # late answers to earlier questions
+                    kind, _, _, errors = wire.answer(self._recv(self.sock, self.start_timeout))
+                self._note(errors)
+        except (Timeout, Disconnected, wire.WireError):
+            pass  # the process ends now whatever it says
+        finally:
+            self.sock.close()
+            self.sock = None
+
+    # the hand
+
+    def _records(self, actions) -> None:
+        if len(actions) > self.sent:
+            self.outbox.append(["r", actions[self.sent :]])
+            self.sent = len(actions)
 
     def begin_hand(self, start: HandStart) -> None:
         self.sent = 0
-        if self.begin_now:
-            self._send(("begin", start))
-        else:
-            self.pending = start
+        if not self.listens:
+            self.outbox.clear()  # the last hand's start, unused: it did not act there
+        self.outbox.append(wire.begin_event(start))
 
     def observe(self, record: ActionRecord) -> None:
-        self.sent += 1
-        self._send(("observe", (tuple(record),)))
+        """Nothing to send now: the records go with the next question or the hand's end."""
 
     def act(self, view: SeatView, deadline: float | None):
         self.seq += 1
         seq = self.seq
-        fields = (
-            view.board,
-            view.round,
-            view.pot,
-            view.to_call,
-            view.legal_actions,
-            view.raises,
-            view.raises_left,
-        )
-        start, self.pending = self.pending, None
-        self._send(("act", seq, start, self._new_records(view.actions), fields))
-        ends = None if deadline is None else time.perf_counter() + deadline
+        self._records(view.actions)
+        self._flush(wire.question_event(seq, view))
+        seconds = ACTION_SECONDS if deadline is None else deadline
+        ends = time.perf_counter() + seconds
         while True:
-            left = None if ends is None else max(0.0, ends - time.perf_counter())
-            reply = self._receive(left)
-            if reply[1] != seq:
+            packet = self._recv(self.sock, max(0.0, ends - time.perf_counter()), seconds)
+            try:
+                kind, answered, payload, errors = wire.answer(packet)
+            except wire.WireError as exc:
+                raise AgentFailure(str(exc)) from None
+            self._note(errors)
+            if answered != seq:
                 continue  # a late answer to an earlier question
-            if reply[0] == "error":
-                raise AgentFailure(reply[2])
-            return reply[2]
+            if kind == "x":
+                raise AgentFailure(payload)
+            return payload
 
     def end_hand(self, end: HandEnd) -> None:
-        self._send(("end", self._new_records(end.actions), end.nets, end.shown, end.board))
+        if self.wants_observe or self.wants_end:
+            self._records(end.actions)
+            self.outbox.append(wire.end_event(end))
 
     def close(self) -> None:
-        if not self.gone:
-            try:
-                self.conn.send(("close",))
-            except (OSError, EOFError):
-                pass
-        self.process.join(timeout=2)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join(timeout=2)
-        self.conn.close()
+        self.end_session()
+        self.control.close()
+        sandbox.stop(self.process)

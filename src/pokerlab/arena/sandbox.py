@@ -115,35 +115,56 @@ def start_sandboxed(
 
 
 def stop(process: subprocess.Popen, grace: float = 1.0) -> None:
-    """End a sandbox: wait up to ``grace`` seconds for it to finish, then kill its process group (with
-    bubblewrap the kernel then kills every process of its PID namespace)."""
+    """End a sandbox: wait up to ``grace`` seconds for it to finish, then kill its process group and every
+    process below it (its namespace's first process among them: the kernel then kills the whole PID
+    namespace), and wait until they are gone."""
     try:
         process.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         pass
+    tree = _descendants(process.pid)
+    for pid in tree:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
     process.wait()
-    # the namespace's first process keeps the group id; it exits only after the kernel has ended the rest
     ends = time.monotonic() + 5
-    while _group_alive(process.pid) and time.monotonic() < ends:
+    while any(alive(pid) for pid in tree) and time.monotonic() < ends:
         time.sleep(0.005)
 
 
-def _group_alive(group: int) -> bool:
-    """Whether a live (not zombie) process of process group ``group`` remains."""
+def _stat(pid: int | str) -> list[bytes] | None:
+    """The fields of /proc/<pid>/stat after the name (state, parent, group, ...), None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rpartition(b")")[2].split()
+    except OSError:
+        return None
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs (is neither gone nor a zombie)."""
+    fields = _stat(pid)
+    return fields is not None and fields[0] not in (b"Z", b"X")
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below `root` (what its children started, and theirs)."""
+    children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                    fields = stat.read().rpartition(b")")[2].split()
-            except OSError:
-                continue
-            if fields[0] != b"Z" and int(fields[2]) == group:
-                return True
-    return False
+        if entry.name.isdigit() and (fields := _stat(entry.name)) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def missing_layers() -> list[str]:

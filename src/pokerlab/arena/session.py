@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from pokerlab.arena.dealing import Dealer
-from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer
+from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer, bot_folder
 from pokerlab.arena.seating import duplicate_positions, ring_positions
 from pokerlab.arena.store import HandEncoder
-from pokerlab.arena.table import DecisionLog, Table
+from pokerlab.arena.table import MAX_FAULTS, DecisionLog, Table
 from pokerlab.engine import GameConfig, HandState
 
 #: Seconds between progress events.
@@ -73,7 +73,8 @@ class SessionJob:
     """Everything a session needs; picklable, so that it can run in a worker process.
 
     ``rotation`` is the duplicate seat rotation (None for an ordinary session); the session plays deals
-    ``first_deal`` .. ``first_deal + deals - 1``.
+    ``first_deal`` .. ``first_deal + deals - 1``. ``sandbox`` ("required", "best-effort") and ``hidden``
+    (paths no bot may see) are for the isolated seats; ``max_faults`` and ``tolerate_faults`` for the table.
     """
 
     session: int
@@ -90,16 +91,40 @@ class SessionJob:
     isolate: tuple[bool, ...] = ()
     action_timeout: float | None = None
     rebuy: int | None = None
+    max_faults: int = MAX_FAULTS
+    tolerate_faults: bool = False
+    sandbox: str = "required"
+    hidden: tuple[str, ...] = ()
 
 
 def make_table(job: SessionJob) -> Table:
     """The table of a job's players: isolated processes where asked, local agents elsewhere."""
     isolate = job.isolate or (False,) * len(job.specs)
-    players = [
-        IsolatedPlayer(spec) if isolated else LocalPlayer(spec)
-        for spec, isolated in zip(job.specs, isolate, strict=True)
-    ]
-    return Table(players, job.config, job.labels, job.action_timeout, job.log_decisions)
+    players = []
+    try:
+        folders = {bot_folder(spec.name) for spec in job.specs} - {None}
+        for spec, isolated in zip(job.specs, isolate, strict=True):
+            own = bot_folder(spec.name) or ""
+            others = (f for f in folders if not (own + "/").startswith(f + "/"))  # not its own, nor above
+            hidden = (*job.hidden, *others)
+            players.append(
+                IsolatedPlayer(spec, job.config, sandbox_mode=job.sandbox, hidden=hidden)
+                if isolated
+                else LocalPlayer(spec)
+            )
+    except BaseException:
+        for player in players:
+            player.close()
+        raise
+    return Table(
+        players,
+        job.config,
+        job.labels,
+        job.action_timeout,
+        job.log_decisions,
+        max_faults=job.max_faults,
+        tolerate_faults=job.tolerate_faults,
+    )
 
 
 def run_session(
@@ -137,6 +162,7 @@ def run_session(
             if time.monotonic() - last > PROGRESS_EVERY:  # a clock read per hand: ~50 ns
                 last = time.monotonic()
                 yield ("progress", played)
+        table.end_session()
         faults = [a - b for a, b in zip(table.faults, block_faults, strict=True)]
         yield ("block", outcomes, faults)
         yield ("done", SessionReport(job.session, job.deals, played, ended, tuple(table.faults)))

@@ -41,8 +41,10 @@ class AgentResult:
     faults: int = 0
 
     def to_json(self) -> dict:
+        """The fields, and ``faulted``: whether the seat faulted (then it was checked or folded for)."""
         data = asdict(self)
         data["ci95"] = list(self.ci95)
+        data["faulted"] = self.faults > 0
         return data
 
 

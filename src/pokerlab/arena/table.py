@@ -8,17 +8,22 @@ and so can any front end that must interleave hands with other work (a protocol 
 Each seat gets its own copy of the game config, made once, so what an agent does to its copy changes
 nothing for the table. The rules for players who do not answer properly:
 
-* an exception in the agent's own code, a timeout or a disconnected player: the table checks for it when
-  that is free, else folds, logs it (the first few times per seat) and counts a fault; a disconnected
+* an exception in the agent's own code (its hooks' too), a timeout, a disconnected player or, from an
+  isolated agent, an answer that does not parse or is not legal: a fault. The table checks for the player
+  when that is free, else folds, logs it (the first few times per seat) and counts it; a disconnected
   player is checked or folded for the rest of the session;
-* an illegal action from a local agent (a bug in trusted code) stops the match with `IllegalAction`;
-  from an isolated agent (untrusted code) it counts as a fault, like a timeout.
+* faults are loud: unless the table tolerates them (``tolerate_faults``, the check-or-fold rule of
+  competitions), a seat's fault in the session's first hand, or its fault number ``max_faults + 1`` in a
+  session, stops the table with `BotFault`, one line naming the agent and its first fault (the whole
+  traceback in the exception's ``details``);
+* an illegal action from a local agent (a bug in trusted code) stops the match with `IllegalAction`.
 """
 
 from __future__ import annotations
 
 import copy
 import logging
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,11 +31,13 @@ from pokerlab.actions import CALL, check_or_fold
 from pokerlab.agents.base import split_decision
 from pokerlab.arena.players import AgentFailure, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
-from pokerlab.errors import IllegalAction
+from pokerlab.errors import BotFault, IllegalAction
 
 log = logging.getLogger(__name__)
 #: Faults logged per seat and session before the table only counts them.
 LOGGED_FAULTS = 3
+#: Faults a seat may make in a session (after its first hand) before the table stops, unless tolerated.
+MAX_FAULTS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +62,12 @@ class Table:
         labels: Sequence[str],
         action_timeout: float | None = None,
         log_decisions: bool = False,
+        max_faults: int = MAX_FAULTS,
+        tolerate_faults: bool = False,
     ) -> None:
         self.players = list(players)
+        self.max_faults = max_faults
+        self.tolerate_faults = tolerate_faults
         self.config = config
         self.labels = list(labels)
         self.action_timeout = action_timeout
@@ -73,9 +84,16 @@ class Table:
         for j, player in enumerate(self.players):
             player.new_session(entropies[j], None if agents is None else agents[j])
         self.faults = [0] * len(self.players)
+        self.first_faults: list[tuple[str, str] | None] = [None] * len(self.players)
         self.gone = [False] * len(self.players)
         self.hand_number = 0
         self._listeners()
+
+    def end_session(self) -> None:
+        """Tell every player the session is over (an isolated bot reports its last hooks' errors)."""
+        for j, player in enumerate(self.players):
+            player.end_session()
+            self._hook_faults(j)
 
     def _listeners(self) -> None:
         players = self.players
@@ -88,16 +106,32 @@ class Table:
             for p in players
         ]
 
-    def _fault(self, j: int, what: str, action: int) -> None:
+    def _fault(self, j: int, what: str, action: int | None, details: str = "") -> None:
+        """Count a fault of seat j (`what`: one line; `details`: its traceback); stop unless tolerated."""
         self.faults[j] += 1
+        if self.first_faults[j] is None:
+            self.first_faults[j] = (what, details or what)
+        if not self.tolerate_faults and (self.hand_number == 0 or self.faults[j] > self.max_faults):
+            first, first_details = self.first_faults[j]
+            when = "in its first hand" if self.hand_number == 0 else f"{self.faults[j]} faults in the session"
+            raise BotFault(
+                f"agent {self.labels[j]} {first} ({when}; --tolerate-faults checks or folds for it)",
+                f"agent {self.labels[j]}, hand {self.hand_number} of the session:\n{first_details}",
+            )
         if self.faults[j] <= LOGGED_FAULTS:
             log.warning(
-                "agent %s %s; recorded as %s%s",
+                "agent %s %s; %s%s",
                 self.labels[j],
                 what,
-                "a check" if action == CALL else "a fold",
+                {CALL: "recorded as a check", None: "counted"}.get(action, "recorded as a fold"),
                 "" if self.faults[j] < LOGGED_FAULTS else " (further faults of this agent are only counted)",
             )
+
+    def _hook_faults(self, j: int) -> None:
+        """A fault for each error an isolated agent's hooks reported."""
+        errors = self.players[j].hook_errors
+        while errors:
+            self._fault(j, f"raised in {errors.pop(0)}", None)
 
     def _tell(self, j: int, method: str, message) -> None:
         """Deliver a notification; a player that fails on it is counted, one that is gone is left out."""
@@ -109,9 +143,7 @@ class Table:
             self.gone[j] = True
             self._fault(j, f"left the table ({exc})", CALL)
         except Exception as exc:  # noqa: BLE001 - the agent's own hook failed
-            self.faults[j] += 1
-            if self.faults[j] <= LOGGED_FAULTS:
-                log.warning("agent %s raised %r in %s", self.labels[j], exc, method)
+            self._fault(j, f"raised {exc!r} in {method}", None, traceback.format_exc())
 
     def start_hand(self, state: HandState, seats: Sequence[int]) -> None:
         """Seat a new hand: ``seats[position]`` is the lasting seat (player index) at each position."""
@@ -135,7 +167,7 @@ class Table:
             try:
                 choice = act(view)
             except Exception as exc:  # noqa: BLE001 - any failure of the agent's own code
-                choice = self._failed(j, view, AgentFailure(repr(exc)))
+                choice = self._failed(j, view, exc)
         elif self.gone[j]:
             choice = check_or_fold(view.to_call)
         else:
@@ -143,6 +175,7 @@ class Table:
                 choice = self.players[j].act(view, self.action_timeout)
             except (AgentFailure, Timeout, Disconnected) as exc:
                 choice = self._failed(j, view, exc)
+            self._hook_faults(j)
         action, probabilities, info = self._checked(j, view, choice)
         if self.log_decisions:
             self.decisions.append(DecisionLog(j, len(state.actions), action, probabilities, info))
@@ -172,8 +205,12 @@ class Table:
             self._fault(j, f"left the table ({exc})", action)
         elif isinstance(exc, Timeout):
             self._fault(j, f"timed out ({exc})", action)
+        elif isinstance(exc, AgentFailure):  # its cause (in process) or its message (isolated) tells
+            cause = exc.__cause__
+            text = "".join(traceback.format_exception(cause)) if cause else str(exc).strip()
+            self._fault(j, f"failed: {text.splitlines()[-1] if text else 'no message'}", action, text)
         else:
-            self._fault(j, f"raised {exc}", action)
+            self._fault(j, f"raised {exc!r}", action, "".join(traceback.format_exception(exc)))
         return action
 
     def finish_hand(self) -> HandState:
@@ -204,7 +241,7 @@ class Table:
             try:
                 choice = direct[j](view)
             except Exception as exc:  # noqa: BLE001 - any failure of the agent's own code
-                choice = self._failed(j, view, AgentFailure(repr(exc)))
+                choice = self._failed(j, view, exc)
             if type(choice) is not int or choice not in view.legal_actions:
                 choice = self._checked(j, view, choice)[0]
             state.act(choice)

@@ -227,6 +227,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         rebuy=args.rebuy,
         log_decisions=args.log_decisions,
         resume=args.resume,
+        max_faults=args.max_faults,
+        tolerate_faults=args.tolerate_faults,
+        sandbox=args.sandbox,
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -874,14 +877,35 @@ def build_parser() -> argparse.ArgumentParser:
         "--isolate",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="run agents in their own processes (default: only your own, module:Class agents)",
+        help="run agents in their own sandboxed processes, a fresh one per session (default: only outside "
+        "bots, module:Class and file.py:Class; --no-isolate plays them in this process, as trusted code)",
+    )
+    p.add_argument(
+        "--sandbox",
+        choices=("required", "best-effort"),
+        default="required",
+        help="where a layer of the isolated bots' sandbox is missing: refuse (default) or go on, saying so",
     )
     p.add_argument(
         "--action-timeout",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="a player who answers later is checked or folded for",
+        help="a player who answers later is checked or folded for (default: none in this process, 10 s for "
+        "an isolated bot)",
+    )
+    p.add_argument(
+        "--max-faults",
+        type=int,
+        default=3,
+        metavar="N",
+        help="stop the match when a bot faults more than N times in a session, or at all in its first hand "
+        "(default 3)",
+    )
+    p.add_argument(
+        "--tolerate-faults",
+        action="store_true",
+        help="never stop for faults: check or fold for a faulty bot and go on (competitions)",
     )
     p.add_argument(
         "--rebuy", type=int, default=None, metavar="HANDS", help="restore the stacks every HANDS hands"

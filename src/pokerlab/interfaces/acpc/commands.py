@@ -173,9 +173,9 @@ def _dealer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--tolerate-faults",
         action="store_true",
-        help="check or fold for a player that fails (never connects, leaves, answers late; a line that is no "
-        "answer is skipped, an unknown or illegal action taken as a call) and play on, counting its faults; "
-        "by default its first fault stops the match (exit status 1, no SCORE line)",
+        help="check or fold for a player that fails (never connects, leaves, answers late or with anything "
+        "but a legal action) and play on, counting its faults; by default its first fault stops the match "
+        "(exit status 1, no SCORE line)",
     )
     p.add_argument(
         "--poll-us",

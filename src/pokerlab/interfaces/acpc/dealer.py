@@ -3,12 +3,12 @@
 The dealer listens on 127.0.0.1 only (one port per seat, fixed or picked by the system), deals with our
 engine and dealing (the cards of deal d depend on the seed alone, so the same seed deals the same cards
 as `play_match`), moves the button one seat a hand as our sessions do, and plays every hand through
-`Table` with `AcpcPlayer` seats (their rules: ACPC protocol 2.0.0). A seat's fault (it never connects
-or says VERSION, disconnects, answers late or with anything but a legal action) stops the match with
-`BotFault`, as ACPC's reference dealer stops: no SCORE line, the hands finished so far kept in the log
-and the results folder. With ``tolerate_faults`` the seat is checked or folded for instead (for the rest
-of its session where it left) and the match goes on to the end; the result says which seat left, when and
-why, and counts each seat's faults.
+`Table` with `AcpcPlayer` seats (their rules: ACPC protocol 2.0.0). A seat's first fault (it never
+connects or says VERSION, disconnects, answers late or with anything but a legal action) stops the match
+with `BotFault`, as ACPC's reference dealer stops (the table's rule with ``max_faults=0``): no SCORE line,
+the hands finished so far kept in the log and the results folder. With ``tolerate_faults`` the table
+checks or folds for the seat instead (for the rest of its session where it left) and the match goes on
+to the end; the result counts each seat's faults and says which seat left, when and why.
 
 It writes the ACPC log (one ``STATE:<hand>:<betting>:<cards>:<nets>:<names>`` line per hand, names and
 nets by position, and a final ``SCORE:<totals>:<names>`` line by player) and, with ``out``, our usual
@@ -21,7 +21,7 @@ from __future__ import annotations
 import socket
 import subprocess
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TextIO
@@ -58,8 +58,9 @@ class AcpcTable(Table):
         config: GameConfig,
         labels: Sequence[str],
         log: TextIO | None = None,
+        tolerate_faults: bool = False,
     ) -> None:
-        super().__init__(players, config, labels)
+        super().__init__(players, config, labels, max_faults=0, tolerate_faults=tolerate_faults)
         for player in players:
             player.table = self
         self.log = log
@@ -208,12 +209,11 @@ def run_dealer(
             hand_timeout,
             connect_timeout,
             poll_for,
-            tolerate=tolerate_faults,
             program=None if programs is None else partial(programs[j], s.getsockname()[1]),
         )
         for j, (s, label) in enumerate(zip(listeners, labels, strict=True))
     ]
-    table = AcpcTable(players, config, labels, log)
+    table = AcpcTable(players, config, labels, log, tolerate_faults)
     rows: list[tuple[int, int, tuple[int, ...]]] = []
     reports: list[SessionReport] = []
     left: dict[str, str] = {}
@@ -232,13 +232,10 @@ def run_dealer(
                         rows += [(o.hand, o.deal, o.nets) for o in event[1]]
                         if writer:
                             writer.add(event[1])
-                    elif event[0] == "done":  # the table's faults and the seats' own (lines they sent)
-                        table_faults = event[1].faults
-                        counted = tuple([f + p.faults for f, p in zip(table_faults, players, strict=True)])
-                        report = replace(event[1], faults=counted)
-                        reports.append(report)
+                    elif event[0] == "done":
+                        reports.append(event[1])
                         if writer:
-                            writer.session_done(report.to_json())
+                            writer.session_done(event[1].to_json())
             except BotFault as exc:
                 where = f"session {job.session}: " if duplicate else ""
                 played = f"{table.logged} hand{'' if table.logged == 1 else 's'}"

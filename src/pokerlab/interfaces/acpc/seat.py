@@ -16,36 +16,30 @@ lines the table makes for it (`begin`, `tell`) as others take their notification
 * a deadline per action and a time budget per hand, and the connect limit for the client to connect,
   say VERSION and read its lines (the dealer never blocks on a full socket).
 
-A fault of the seat (it never connects or says VERSION, its connection closes or its program ends, it
-answers late, sends a line that is no answer, answers a state it was not asked to act in, or answers
-an action that is unknown or not legal) stops the match with `BotFault`, one line naming the player,
-its port and what happened (ACPC's reference dealer stops too). With ``tolerate`` (competitions), the
-seat's fault is counted and the match goes on, as it always did: an answer that does not come in time
-is a `Timeout` (the table checks or folds for the seat), a closed connection is `Disconnected` (checked
-or folded for to the end of the session), a line that is no answer is skipped, and an unknown or illegal
-action becomes a call.
+The seat's faults go to the table, whose rule applies to them as to any player's (`Table`: it stops the
+match with `BotFault`, unless it tolerates faults, when it checks or folds for the seat and counts the
+fault): a client that never connects or says VERSION, or whose connection closes (or its program ends),
+is `Disconnected` (for the rest of the session); one that does not answer in time is a `Timeout`; a line
+that is no answer (garbage, a line over the protocol's limit, an answer to a state it was not asked to
+act in) or an action that is unknown or not legal is an `AgentFailure` (a late answer to an earlier
+state, after a tolerated timeout, is skipped).
 """
 
 from __future__ import annotations
 
-import logging
 import signal
 import socket
 import subprocess
 import time
 from collections.abc import Callable
 
-from pokerlab.actions import ACTION_LETTERS, CALL
-from pokerlab.arena.players import Disconnected, Timeout
+from pokerlab.actions import ACTION_LETTERS
+from pokerlab.arena.players import AgentFailure, Disconnected, Timeout
 from pokerlab.arena.sandbox import stop
 from pokerlab.engine import SeatView
-from pokerlab.errors import BotFault
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.matchstate import MAX_LINE
 
-log = logging.getLogger(__name__)
-#: Tolerated faults logged per seat before they are only counted.
-LOGGED_FAULTS = 3
 #: Seconds a seat's program may take to exit once its session is closed, before its process group is killed.
 EXIT_GRACE = 2.0
 #: Seconds a seat waits, once its connection closed, for its program to end (to say how it ended).
@@ -68,6 +62,8 @@ class AcpcPlayer:
 
     wants_begin = wants_observe = wants_end = False
 
+    hook_errors = ()  # the table asks after errors of hooks; a seat has none (its faults are raised)
+
     def __init__(
         self,
         listener: socket.socket,
@@ -76,8 +72,6 @@ class AcpcPlayer:
         hand_timeout: float | None = None,
         connect_timeout: float = 60.0,
         poll_for: float = 0.0,
-        *,
-        tolerate: bool = False,
         program: Callable[[int], subprocess.Popen] | None = None,
     ) -> None:
         self.listener = listener
@@ -87,7 +81,6 @@ class AcpcPlayer:
         self.hand_timeout = hand_timeout
         self.connect_timeout = connect_timeout
         self.poll_for = poll_for  # seconds each read of an answer polls before it sleeps (`Channel`)
-        self.tolerate = tolerate
         self.program = program
         self.process: subprocess.Popen | None = None
         self.sessions = 0
@@ -95,35 +88,18 @@ class AcpcPlayer:
         self.channel: Channel | None = None
         self.gone: str | None = None  # why the seat left, once it has
         self.hand: int | None = None
-        self.faults = 0  # tolerated lines that were no answer, or answered an unknown or illegal action
         self.last = ""
         self.asked: set[str] = set()  # the states this seat was asked to act in, this session
         self.used = 0.0
 
-    def _failed(self, why: str) -> BotFault:
-        """The match stops: one line naming the player, its port and what happened (in which hand)."""
-        hand = "" if self.hand is None else f" in hand {self.hand}"
-        return BotFault(f"player {self.label} (port {self.port}){hand}: {why}")
-
-    def _fault(self, why: str) -> None:
-        """A line that is no answer, or an unknown or illegal action: where faults are tolerated, counted
-        and logged the first few times (the line is skipped, the action taken as a call), else the match
-        stops."""
-        if not self.tolerate:
-            raise self._failed(why)
-        self.faults += 1
-        if self.faults <= LOGGED_FAULTS:
-            log.warning("seat %s: %s", self.label, why)
-
     def _leave(self, why: str) -> None:
         ended = self._program_ended(ENDED_WAIT)
-        why = f"disconnected ({why}{f'; its program {ended}' if ended else ''})"
+        self.gone = f"disconnected ({why}{f'; its program {ended}' if ended else ''})"
+        if self.hand is not None:
+            self.gone = f"in hand {self.hand}: {self.gone}"
         if self.channel is not None:
             self.channel.close()
             self.channel = None
-        if not self.tolerate:
-            raise self._failed(why)
-        self.gone = ("" if self.hand is None else f"in hand {self.hand}: ") + why
         raise Disconnected(self.gone)
 
     def _program_ended(self, wait: float = 0.0) -> str | None:
@@ -151,19 +127,17 @@ class AcpcPlayer:
         self.sessions += 1
 
     def new_session(self, rng_entropy=None, agent=None) -> None:
-        """Wait for the client to connect and send its VERSION line (a failure stops the match, or leaves
-        the seat gone where faults are tolerated)."""
+        """Wait for the client to connect and send its VERSION line (a failure leaves the seat gone: the
+        table hears of it, `Disconnected`, at the seat's first line)."""
         self.close_connection()
-        self.gone, self.hand, self.faults, self.asked = None, None, 0, set()
-        why = self._connect()
-        if why is None:
-            return
-        if self.channel is not None:
+        self.hand, self.asked = None, set()
+        self.gone = self._connect()
+        if self.gone is not None and self.channel is not None:
             self.channel.close()
             self.channel = None
-        if not self.tolerate:
-            raise self._failed(why)
-        self.gone = why
+
+    def end_session(self) -> None:
+        """The session's last hand is over (the connection closes with `close`)."""
 
     def _connect(self) -> str | None:
         """Accept the client and read its VERSION line; why not, where it failed."""
@@ -177,9 +151,9 @@ class AcpcPlayer:
             except OSError:
                 ended = self._program_ended()
                 if ended:
-                    return f"did not connect: its program {ended}"
+                    return f"did not connect to port {self.port}: its program {ended}"
                 if time.monotonic() >= ends:
-                    return f"did not connect within {self.connect_timeout} s"
+                    return f"did not connect to port {self.port} within {self.connect_timeout} s"
         self.channel = Channel(sock)
         self.channel.send_timeout = self.connect_timeout
         self.channel.poll_for = self.poll_for
@@ -230,8 +204,7 @@ class AcpcPlayer:
                 try:
                     line = channel.readline(wait)
                 except LineTooLong:
-                    self._fault(f"sent a line over {MAX_LINE} bytes")
-                    line = ""
+                    raise AgentFailure(f"sent a line over {MAX_LINE} bytes") from None
                 if line is None:
                     raise self._late(limit)
                 state, _, answer = line.rpartition(":")
@@ -239,9 +212,8 @@ class AcpcPlayer:
                     return self._action(answer, view)
                 if line and line[0] not in "#;" and state not in self.asked:  # else a comment, or late
                     if line.startswith("MATCHSTATE:"):
-                        self._fault(f"answered a state it was not asked to act in: {line[:60]!r}")
-                    else:
-                        self._fault(f"sent {line[:60]!r}, which is no answer")
+                        raise AgentFailure(f"answered a state it was not asked to act in: {line[:60]!r}")
+                    raise AgentFailure(f"sent {line[:60]!r}, which is no answer")
                 if limit is not None:
                     wait = limit - (time.monotonic() - began)
                     if wait <= 0:
@@ -251,23 +223,17 @@ class AcpcPlayer:
         finally:
             self.used += time.monotonic() - began
 
-    def _late(self, limit: float) -> Exception:
-        """No answer in time: `Timeout` where faults are tolerated (the table checks or folds), else
-        `BotFault`."""
+    def _late(self, limit: float) -> Timeout:
         if self.action_timeout is not None and limit >= self.action_timeout:
-            why = f"did not answer within the action limit of {self.action_timeout} s"
-        else:
-            why = f"ran out of the hand's {self.hand_timeout} s"
-        return Timeout(why) if self.tolerate else self._failed(why)
+            return Timeout(f"no answer within the action limit of {self.action_timeout} s")
+        return Timeout(f"ran out of the hand's {self.hand_timeout} s")
 
     def _action(self, answer: str, view: SeatView) -> int:
         action = _ACTIONS.get(answer)
         if action is None:
-            self._fault(f"answered {answer[:20]!r}, not f, c or r")
-            return CALL
+            raise AgentFailure(f"answered {answer[:20]!r}, not f, c or r")
         if action not in view.legal_actions:
-            self._fault(f"answered {answer!r}, not legal here")
-            return CALL
+            raise AgentFailure(f"answered {answer!r}, not legal here")
         return action
 
     def close_connection(self) -> None:
