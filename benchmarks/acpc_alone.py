@@ -67,7 +67,7 @@ def dealer_alone(hands: int, seed: int) -> tuple[float, list[str]]:
     seats: list[_CallingSeat] = []
 
     def new_session(self, rng_entropy=None, agent=None) -> None:
-        self.gone, self.hand, self.faults, self.asked = None, None, 0, set()
+        self.gone, self.hand, self.asked = None, None, set()
         self.channel = _CallingSeat()
         seats.append(self.channel)
 
