@@ -97,7 +97,7 @@ def ours(
     finally:
         AcpcTable.finish_hand = finish
         clients_cpu = [_cpu_of(c) - start_cpu for c in clients]
-    assert result.match.hands == hands and not result.left and not any(result.warnings.values())
+    assert result.match.hands == hands and not result.left and not any(result.match.faults)
     local = pokerlab.play_match(["call", "call"], hands=hands, seed=seed)
     assert (result.match.nets == local.nets).all()  # the protocol played the same hands
     return (hands - 1) / elapsed, dealer_cpu / (hands - 1), [c / hands for c in clients_cpu]

@@ -67,7 +67,7 @@ def dealer_alone(hands: int, seed: int) -> tuple[float, list[str]]:
     seats: list[_CallingSeat] = []
 
     def new_session(self, rng_entropy=None, agent=None) -> None:
-        self.gone, self.hand, self.warnings = None, None, 0
+        self.gone, self.hand, self.asked = None, None, set()
         self.channel = _CallingSeat()
         seats.append(self.channel)
 
@@ -79,7 +79,7 @@ def dealer_alone(hands: int, seed: int) -> tuple[float, list[str]]:
         cpu = time.process_time() - cpu
     finally:
         AcpcPlayer.new_session = real
-    assert result.match.hands == hands and not any(result.warnings.values())
+    assert result.match.hands == hands and not any(result.match.faults)
     return cpu / hands, seats[0].sent
 
 

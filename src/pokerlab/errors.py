@@ -1,6 +1,7 @@
 """The few exceptions pokerlab raises; each message names the offending value and what is allowed.
 
-The CLI turns any `PokerlabError` into one line on stderr and exit code 2.
+The CLI turns any `PokerlabError` into one line on stderr and exit code 2 (1 for `BotFault`: a match that
+failed).
 """
 
 

@@ -2,9 +2,13 @@ import io
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import pokerlab
 from pokerlab.agents import Agent, HumanAgent, agent_names, make_agent, parse_lineup, register
 from pokerlab.agents.human import PlayerLeft
+from pokerlab.agents.stereotypes import STYLES
 from pokerlab.engine import CALL, FOLD, RAISE, GameConfig, HandState, seat_view
 from pokerlab.errors import ConfigError
 
@@ -64,3 +68,35 @@ def test_human_reasks_on_typo():
     assert capped.act(view_to_act([RAISE, RAISE, RAISE])) == CALL
     with pytest.raises(PlayerLeft):
         HumanAgent(stdin=io.StringIO(""), stdout=io.StringIO()).act(view_to_act())
+
+
+def test_random_checks_where_only_a_check_is_legal():
+    """With real stacks a player whose opponents are all in may only check, (CALL,): random never bets there
+    (it did half the time: `pokerlab match --agents random:6 --stack 300 --hands 150 --seed 2` stopped with
+    "2 is not legal here")."""
+    s = HandState(GameConfig(stack=300), list(range(6)), list(range(10, 15)), (300, 300, 5), n=3)
+    s.act(CALL)  # the button calls all in for 5, the small blind folds: the big blind may only check
+    s.act(FOLD)
+    assert s.legal_actions() == (CALL,)
+    agent = make_agent("random")
+    agent.seed(np.random.default_rng(0))
+    assert {agent.act(seat_view(s, s.actor)) for _ in range(50)} == {CALL}
+    result = pokerlab.play_match(["random"] * 6, hands=150, config=GameConfig(stack=300), seed=2)
+    assert result.hands > 0
+
+
+# every built-in player of this folder that plays a hand in milliseconds (Loki and TD have their own tests)
+SIMPLE_AGENTS = ["random", "call", "raise", *STYLES, "bpl", "bpm", "bpt", "bw-evolving", "bw-a"]
+
+
+@pytest.mark.parametrize("name", SIMPLE_AGENTS)
+@settings(max_examples=25, deadline=None)
+@given(seats=st.integers(2, 10), stack=st.integers(1, 120), seed=st.integers(0, 2**32 - 1))
+def test_simple_agents_only_answer_legal_actions_with_real_stacks(name, seats, stack, seed):
+    """All-ins, side pots and checks-only spots with short stacks: the table stops the match with
+    `IllegalAction` at an in-process agent's first illegal answer. Half the seats play `name`, the others
+    raise or call whenever they may, stacks restored every 10 hands so that all-ins keep coming."""
+    others = ["raise", "call"]
+    lineup = [name if j % 2 == 0 else others[j // 2 % 2] for j in range(seats)]
+    result = pokerlab.play_match(lineup, hands=40, config=GameConfig(stack=stack), seed=seed, rebuy=10)
+    assert result.hands > 0

@@ -4,10 +4,12 @@ against a scripted fake dealer. Every socket wait here is bounded by a timeout."
 from __future__ import annotations
 
 import json
+import re
 import socket
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +21,7 @@ from pokerlab.arena.match import unique_labels
 from pokerlab.arena.output import summarize_folder
 from pokerlab.arena.store import read_hands
 from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, parse_acpc_state_line
-from pokerlab.errors import ConfigError
+from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
 from pokerlab.interfaces.acpc.client import AcpcClient, play
 from pokerlab.interfaces.acpc.dealer import run_dealer
@@ -39,7 +41,10 @@ def _dealer(names, hands, seed=0, **options):
         ready.set()
 
     def run():
-        box["result"] = run_dealer(CONFIG, names, hands, seed, on_ports=on_ports, **options)
+        try:
+            box["result"] = run_dealer(CONFIG, names, hands, seed, on_ports=on_ports, **options)
+        except BotFault as exc:
+            box["failed"] = exc
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
@@ -76,7 +81,7 @@ def test_our_client_at_our_dealer_equals_play_match(names, tmp_path):
     assert (result.match.nets == local.nets).all()
     assert [reports[j].net for j in range(len(names))] == list(local.nets.sum(axis=0))
     assert all(reports[j].hands == hands and reports[j].warnings == 0 for j in reports)
-    assert result.left == {} and not any(result.warnings.values())
+    assert result.left == {} and not any(result.match.faults)
     log = (tmp_path / "acpc.log").read_text().splitlines()
     assert sum(line.startswith("STATE:") for line in log) == hands
     assert (
@@ -99,7 +104,7 @@ def test_polling_dealer_and_clients_play_the_same_hands():
     local = pokerlab.play_match(names, hands=hands, seed=3)
     assert (box["result"].match.nets == local.nets).all()
     assert [reports[j].net for j in range(len(names))] == list(local.nets.sum(axis=0))
-    assert not any(r.warnings for r in reports.values()) and not any(box["result"].warnings.values())
+    assert not any(r.warnings for r in reports.values()) and not any(box["result"].match.faults)
 
 
 class _Raw:
@@ -123,82 +128,159 @@ class _Raw:
         return out
 
 
-def _misbehave(behaviour, hands=20, **options):
+def _misbehave(behaviour, hands=20, log_path=None, **options):
+    """Seat "bad" plays `behaviour(port)` beside our calling client; (the dealer's result or its
+    `BotFault`, the calling client's report, seconds taken)."""
     options = {"action_timeout": 0.3, "hand_timeout": 1.0, "connect_timeout": 1.0, **options}
-    thread, box = _dealer(["call", "bad"], hands, **options)
+    thread, box = _dealer(["call", "bad"], hands, log_path=log_path, **options)
     threads, reports = _clients(["call"], box["ports"][:1], 0)
     began = time.monotonic()
     behaviour(box["ports"][1])
     for t in threads + [thread]:
         t.join(30)
         assert not t.is_alive()
-    return box["result"], reports[0], time.monotonic() - began
+    return box.get("result", box.get("failed")), reports[0], time.monotonic() - began
 
 
-def test_a_silent_client_without_version_is_folded_for():
-    held = []
+def _calls_then(misbehave, after=6):
+    """A client that says VERSION, calls on its first `after` turns, then does ``misbehave(raw, line)``
+    with the state it is to answer (and closes when the dealer is done)."""
 
-    def silent(port):
-        held.append(socket.create_connection(("127.0.0.1", port), timeout=5))  # connects, says nothing
-
-    result, report, _ = _misbehave(silent)
-    assert "no VERSION" in result.left["bad"]
-    assert result.match.hands == 20 and report.hands == 20
-    # "bad" folds its small blind, or checks its big blind down: call wins 5 or shows down for 10
-    nets = list(result.match.nets[:, 0])
-    assert nets.count(5) == 10 and set(nets) <= {5, 10, -10}
-    held[0].close()
-
-
-def test_a_client_that_never_connects():
-    result, report, _ = _misbehave(lambda port: None)
-    assert "did not connect" in result.left["bad"] and report.hands == 20
-
-
-def test_garbage_and_invalid_actions_become_calls():
-    def garbage(port):
-        raw = _Raw(port)
-        raw.send("VERSION:2.0.0\r\n")
-        for _ in range(200):
-            try:
-                line = raw.channel.readline(2)
-            except ConnectionClosed:  # the dealer closed: the match is over
-                break
-            if line is None:
-                break
-            if line.startswith("#"):
-                continue
-            state = parse_matchstate(line)
-            if state.is_our_turn(CONFIG):
-                raw.send("hello\r\n" + "x" * 5000 + "\n;comment\r\n" + line + ":q\r\n")
-        raw.sock.close()
-
-    result, report, _ = _misbehave(garbage, hands=5)
-    assert result.match.hands == 5 and report.hands == 5
-    assert result.warnings["bad"] >= 5  # garbage, the long line and the unknown action each warned
-    assert result.left == {}
-    assert (result.match.nets == pokerlab.play_match(["call", "call"], hands=5).nets).all()
-
-
-def test_a_client_that_disconnects_mid_match():
-    def leave(port):
+    def client(port):
         raw = _Raw(port)
         raw.send("VERSION:2.0.0\r\n")
         answered = 0
-        while answered < 3:
-            line = raw.channel.readline(5)
-            if (
-                line is not None
-                and line.startswith("MATCHSTATE")
-                and parse_matchstate(line).is_our_turn(CONFIG)
-            ):
-                raw.send(line + ":c\r\n")
-                answered += 1
+        try:
+            while (line := raw.channel.readline(5)) is not None:
+                if line.startswith("MATCHSTATE") and parse_matchstate(line).is_our_turn(CONFIG):
+                    if answered == after:
+                        misbehave(raw, line)
+                        if raw.sock.fileno() < 0:
+                            return
+                    else:
+                        raw.send(line + ":c\r\n")
+                    answered += 1
+        except (ConnectionClosed, OSError):  # the dealer closed: the match is over
+            pass
         raw.sock.close()
 
-    result, report, _ = _misbehave(leave)
-    assert result.left["bad"].startswith("disconnected")
+    return client
+
+
+def _answers_every_line(port):
+    """Says VERSION, then calls on its first six turns (four a hand) and answers every state line after (its
+    turn or not) with a call."""
+    raw = _Raw(port)
+    raw.send("VERSION:2.0.0\r\n")
+    turns = 0
+    try:
+        while (line := raw.channel.readline(5)) is not None:
+            if line.startswith("MATCHSTATE"):
+                ours = parse_matchstate(line).is_our_turn(CONFIG)
+                if ours or turns >= 6:
+                    raw.send(line + ":c\r\n")
+                turns += ours
+    except (ConnectionClosed, OSError):  # the dealer closed: the match is over
+        pass
+    raw.sock.close()
+
+
+HOSTILE = {
+    # name: (the client, what its line says); a client that connects faults in the second hand
+    "never connects": (lambda port: None, "left the table (did not connect to port "),
+    "connects, says nothing": (
+        lambda port: _HELD.append(socket.create_connection(("127.0.0.1", port), timeout=5)),
+        "left the table (sent no VERSION line within 1.0 s) (in its first hand; ",
+    ),
+    "goes silent": (
+        _calls_then(lambda raw, line: None),
+        "timed out (no answer within the action limit of 0.3 s) (1 faults in the session; ",
+    ),
+    "sends garbage": (
+        _calls_then(lambda raw, line: raw.send(f"hello\r\n{line}:c\r\n")),
+        "failed: sent 'hello', which is no answer (1 faults",
+    ),
+    "answers out of turn": (
+        _answers_every_line,
+        "failed: answered a state it was not asked to act in: 'MATCHSTATE:",
+    ),
+    "sends an unknown action": (
+        _calls_then(lambda raw, line: raw.send(f"{line}:q\r\n")),
+        "failed: answered 'q', not f, c or r (1 faults",
+    ),
+    "disconnects mid-hand": (
+        _calls_then(lambda raw, line: raw.sock.close()),
+        "left the table (in hand 1: disconnected (the other side closed the connection)) (1 faults",
+    ),
+}
+_HELD: list[socket.socket] = []
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_a_hostile_client_stops_the_match_with_one_line(hostile, tmp_path):
+    """As ACPC's reference dealer: `BotFault` naming the player, its port, what happened and when; no
+    SCORE line, the hands finished before the fault kept in the log as a calling client would have
+    played them."""
+    client, says = HOSTILE[hostile]
+    failed, report, took = _misbehave(client, log_path=tmp_path / "acpc.log")
+    while _HELD:
+        _HELD.pop().close()
+    assert isinstance(failed, BotFault), failed
+    line = str(failed)
+    assert line.startswith("agent bad ") and says in line and "\n" not in line
+    assert "; --tolerate-faults checks or folds for it); the match stopped after " in line
+    log = (tmp_path / "acpc.log").read_text().splitlines()
+    played = [row for row in log if row.startswith("STATE:")]
+    assert not any(row.startswith("SCORE:") for row in log) and log[-1] == f"# {line}"
+    assert line.endswith(f"the match stopped after {len(played)} hand" + ("" if len(played) == 1 else "s"))
+    assert len(played) == (0 if hostile in ("never connects", "connects, says nothing") else 1)
+    thread, box = _dealer(["call", "bad"], 20, log_path=tmp_path / "clean.log")
+    threads, _ = _clients(["call", "call"], box["ports"], 0)
+    for t in threads + [thread]:
+        t.join(30)
+    clean = (tmp_path / "clean.log").read_text().splitlines()
+    assert played == [row for row in clean if row.startswith("STATE:")][: len(played)]
+    assert took < 10
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_with_tolerate_faults_a_hostile_client_is_checked_or_folded_for(hostile):
+    """``tolerate_faults`` keeps the old rule: the match plays every hand, the other seat's client sees
+    them all, and the hostile seat's faults are counted (and why it left, where it left)."""
+    client, _ = HOSTILE[hostile]
+    result, report, _ = _misbehave(client, tolerate_faults=True)
+    while _HELD:
+        _HELD.pop().close()
     assert result.match.hands == 20 and report.hands == 20
+    assert result.match.faults[1] >= 1 and result.match.faults[0] == 0
+    assert result.match.results[1].faults == result.match.faults[1]  # the results table marks the seat
+    gone = {"never connects": "did not connect", "connects, says nothing": "no VERSION"}.get(hostile)
+    if gone or hostile == "disconnects mid-hand":
+        assert (gone or "disconnected") in result.left["bad"]
+    else:
+        assert result.left == {}
+
+
+def test_tolerated_bad_lines_are_checked_or_folded_for_and_counted():
+    """Garbage, an over-long line and an unknown action on every turn: with faults tolerated each is a
+    fault of the seat, checked or folded for (an answer that comes after is stale, skipped), and the match
+    plays every hand."""
+
+    def garbage(port):
+        raw = _Raw(port)
+        raw.send("VERSION:2.0.0\r\n")
+        try:
+            while (line := raw.channel.readline(2)) is not None:
+                if line.startswith("MATCHSTATE") and parse_matchstate(line).is_our_turn(CONFIG):
+                    raw.send("hello\r\n" + "x" * 5000 + "\n;comment\r\n" + line + ":q\r\n")
+        except (ConnectionClosed, OSError):  # the dealer closed: the match is over
+            pass
+        raw.sock.close()
+
+    result, report, _ = _misbehave(garbage, hands=5, tolerate_faults=True)
+    assert result.match.hands == 5 and report.hands == 5
+    assert result.match.faults[1] >= 5 and result.match.faults[0] == 0  # a fault on every one of its turns
+    assert result.left == {}
 
 
 def test_a_slow_client_times_out_per_action_and_per_hand():
@@ -221,10 +303,13 @@ def test_a_slow_client_times_out_per_action_and_per_hand():
                     break
         raw.sock.close()
 
-    result, report, took = _misbehave(slow, hands=6)
+    result, report, took = _misbehave(slow, hands=6, tolerate_faults=True)
     assert result.match.hands == 6 and report.hands == 6
     assert result.match.faults[1] >= 6  # timed out at least once a hand
     assert took < 15  # bounded by the limits, not by the client
+    failed, report, took = _misbehave(slow, hands=6)
+    assert "timed out (no answer within the action limit of 0.3 s) (in its first hand;" in str(failed)
+    assert took < 5
 
 
 class _OneAction(Agent):
@@ -314,6 +399,26 @@ def test_cli_errors_are_one_line(capsys):
     assert "polls 0 to" in capsys.readouterr().err
 
 
+def test_acpc_dealer_command_fails_or_tolerates_a_player_that_never_connects(capsys):
+    args = ["acpc", "dealer", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "3", "--connect-timeout"]
+    assert main([*args, "0.2", "alice", "bob"]) == 1
+    out, err = capsys.readouterr()
+    assert len(out.split()) == 2 and "SCORE" not in out  # the ports, then nothing
+    assert re.match(r"pokerlab: error: agent (alice|bob) left the table \(did not connect to port \d+", err)
+    assert (
+        err.endswith(
+            " within 0.2 s) (in its first hand; --tolerate-faults checks or folds for it); the match "
+            "stopped after 0 hands\n"
+        )
+        and err.count("\n") == 1
+    )
+    assert main([*args, "0.2", "--tolerate-faults", "alice", "bob"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[-1].startswith("SCORE:") and out.splitlines()[-1].endswith(":alice|bob")
+    assert re.search(r"^alice: 1 fault; left: did not connect to port \d+ within 0.2 s$", err, re.M)
+    assert re.search(r"^bob: 1 fault; left: did not connect to port \d+ within 0.2 s$", err, re.M)
+
+
 def test_acpc_match_command_plays_duplicate_over_the_protocol(capsys, tmp_path):
     status = main(
         ["acpc", "match", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "30", "--seed", "4",
@@ -324,6 +429,129 @@ def test_acpc_match_command_plays_duplicate_over_the_protocol(capsys, tmp_path):
     local = pokerlab.duplicate_tournament(["random", "raise"], deals=30, seed=4)
     assert [r["total"] for r in result["results"]] == [r.total for r in local.results]
     assert result["hands"] == 60 and (tmp_path / "m" / "summary.json").is_file()
+
+
+BOT = Path(__file__).parent / "bots" / "acpc_bot.py"
+
+
+def _bot(*behaviour):
+    return f"cmd:{sys.executable} {BOT} {' '.join(behaviour)}"
+
+
+def _acpc_match(capfd, *agents, connect_timeout=30.0):
+    began = time.monotonic()
+    status = main(
+        ["acpc", "match", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "6", "--seed", "1",
+         "--connect-timeout", str(connect_timeout), *agents]
+    )  # fmt: skip
+    out, err = capfd.readouterr()
+    return status, out, err.strip(), time.monotonic() - began
+
+
+def _running(*command: str) -> list[int]:
+    """The live (not zombie) processes running exactly `command`, in any namespace."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if (entry / "cmdline").read_bytes().split(b"\0")[:-1] == [w.encode() for w in command]:
+                if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize(
+    "bot, says",
+    [
+        (f"cmd:{sys.executable} -c 'raise SystemExit(3)'", "its program exited with status 3)"),
+        (
+            _bot("crash", "3"),
+            "in hand 0: disconnected (the other side closed the connection; its program exited with "
+            "status 1)",
+        ),
+    ],
+)
+def test_acpc_match_stops_at_a_program_that_exits(bot, says, capfd):
+    """A cmd: bot that exits at once, or crashes mid-match: one line, exit status 1, no SCORE line, and no
+    wait for the connect limit."""
+    status, out, err, took = _acpc_match(capfd, "call", bot)
+    assert status == 1 and "SCORE" not in out
+    assert err.startswith(f"pokerlab: error: session 0: agent {bot} left the table (") and says in err
+    assert "\n" not in err and took < 20
+
+
+def test_acpc_match_stops_at_a_program_that_never_connects_and_ends_it(capfd):
+    code = 'import subprocess, time; subprocess.Popen(["sleep", "3002"]); time.sleep(300)'
+    never = f"cmd:{sys.executable} -c '{code}'"
+    status, out, err, took = _acpc_match(capfd, never, "call", connect_timeout=1.0)
+    assert status == 1 and "SCORE" not in out and "\n" not in err
+    assert "left the table (sent no VERSION line within 1.0 s) (in its first hand; " in err and took < 10
+    assert err.endswith("; the match stopped after 0 hands")
+    assert _running("sleep", "3002") == []  # the program and its child ended with its sandbox
+
+
+def test_acpc_match_ends_what_a_bot_started(capfd):
+    status, out, _, _ = _acpc_match(capfd, _bot("fork"), "call")
+    assert status == 0 and "SCORE:" in out
+    assert _running("sleep", "3001") == []
+
+
+def test_a_sandboxed_bot_has_its_one_connection_and_no_other(capfd, monkeypatch):
+    """The bot plays its match through its connection to the dealer; a second connection, to a port that
+    listens on the host's 127.0.0.1, fails (its own network namespace), and nothing reaches that port.
+    (Its script is named by a relative path, which the sandbox, starting in its own /tmp, still finds.)"""
+    other = socket.create_server(("127.0.0.1", 0))
+    other.settimeout(0.5)
+    monkeypatch.chdir(BOT.parent)
+    bot = f"cmd:{sys.executable} ./{BOT.name} connect {other.getsockname()[1]}"
+    status, out, err, _ = _acpc_match(capfd, bot, "call")
+    assert status == 0 and "SCORE:" in out and "12 hands over the ACPC protocol" in out
+    assert err.count("second connection: failed (") == 2 and "opened" not in err  # once a session
+    with pytest.raises(TimeoutError):
+        other.accept()
+    other.close()
+
+
+def test_a_sandboxed_bot_sees_neither_the_results_folder_nor_the_log(capfd, tmp_path):
+    """Its own folder is visible to it (it names it), the results folder in it is not; a log file there
+    (every hole card of every hand) is refused with one line, as it cannot be hidden."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT.read_text())
+    run = tmp_path / "run"
+    status, out, err, _ = _acpc_match(
+        capfd, f"cmd:{sys.executable} {bot} look {run / 'config.json'}", "call", "--out", str(run)
+    )
+    assert status == 0 and (run / "config.json").is_file()
+    assert err.count(f"sees {run / 'config.json'}: False") == 2
+    log = tmp_path / "match.log"
+    status, out, err, _ = _acpc_match(capfd, f"cmd:{sys.executable} {bot} call", "call", "--log", str(log))
+    assert status == 2 and err.startswith(f"pokerlab: error: {log} lies in {tmp_path}, which the client ")
+    assert err.endswith("can read: put it elsewhere") and "\n" not in err
+
+
+def test_without_a_sandbox_layer_cmd_bots_are_refused_or_run_with_the_rest(capfd, monkeypatch):
+    """--sandbox required (the default) refuses with one line where a layer is missing; best-effort says
+    so and plays (here with no namespaces at all: the relay then listens on a port of the host)."""
+    from pokerlab.arena import sandbox
+
+    monkeypatch.setattr(sandbox, "missing_layers", lambda: ["namespaces need bubblewrap"])
+    status, out, err, _ = _acpc_match(capfd, _bot("call"), "call")
+    assert status == 2 and "SCORE" not in out
+    missing = "sandbox layers missing: namespaces need bubblewrap (or run with --sandbox best-effort)"
+    assert err == f"pokerlab: error: {missing}"
+    monkeypatch.setattr(sandbox, "_namespaces_work", lambda: False)
+    status, out, err, _ = _acpc_match(capfd, _bot("call"), "call", "--sandbox", "best-effort")
+    assert status == 0 and "SCORE:0|0:" in out
+
+
+def test_acpc_match_tolerates_a_crashing_bot_when_asked(capfd):
+    status, out, err, _ = _acpc_match(capfd, "call", _bot("crash", "3"), "--tolerate-faults")
+    assert status == 0 and "SCORE:" in out
+    row = next(line for line in out.splitlines() if "crash" in line)
+    assert row.endswith("]  FAULTS 2")  # its row in the results table is marked: it left both sessions
+    assert "crash 3: 2 faults; left: session 0: in hand 0: disconnected" in err
+    assert "; session 1: in hand 0: disconnected (the other side closed the connection; its program" in err
 
 
 # -- the proof: every message of long matches, checked --------------------------------------------------
@@ -436,7 +664,7 @@ def _proof(names, hands, seed, tmp_path):
     result = box["result"]
     local = pokerlab.play_match(names, hands=hands, seed=seed)
     assert (result.match.nets == local.nets).all()  # the same hands, the same results, seat by seat
-    assert result.left == {} and not any(result.warnings.values())
+    assert result.left == {} and not any(result.match.faults)
     states, seated = _true_states(log, hands)
     labels = unique_labels(names, sep="-")
     for j, channel in enumerate(channels):

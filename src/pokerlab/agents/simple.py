@@ -33,8 +33,8 @@ class RandomAgent(Agent):
         if not self._uniforms:
             self._uniforms = self.rng.random(_BATCH).tolist()[::-1]
         u = self._uniforms.pop()
-        if view.to_call == 0:
-            return CALL if len(legal) == 2 or u < 0.5 else RAISE  # (CALL,) or (CALL, RAISE) without folding
+        if view.to_call == 0:  # check, or bet half the time where betting is legal (never fold)
+            return RAISE if RAISE in legal and u >= 0.5 else CALL
         return legal[int(u * len(legal))]
 
 

@@ -19,7 +19,7 @@ from pokerlab.agents.loki1 import FIG1_READINGS
 from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_table, write_table
 from pokerlab.cards import format_cards, parse_cards
-from pokerlab.errors import ConfigError, PokerlabError
+from pokerlab.errors import BotFault, ConfigError, PokerlabError
 from pokerlab.evaluator import best_five, describe, evaluate
 from pokerlab.experiments import EXPERIMENTS
 from pokerlab.handclass import NUM_CLASSES
@@ -1234,6 +1234,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except BotFault as exc:
+        print(f"pokerlab: error: {exc}", file=sys.stderr)
+        return 1
     except (PokerlabError, _UsageError) as exc:
         print(f"pokerlab: error: {exc}", file=sys.stderr)
         return 2

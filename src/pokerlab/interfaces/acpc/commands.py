@@ -1,7 +1,7 @@
 """The ``pokerlab acpc`` commands: play (a client), dealer, and match (a dealer with its clients started).
 
 Each command is one call of the package's API; errors are `PokerlabError`s, which the CLI prints as one
-line (exit status 2).
+line (exit status 2; 1 for a match stopped by a player's fault, `BotFault`).
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import json
 import shlex
 import subprocess
 import sys
-import threading
+from functools import partial
 
+from pokerlab.arena.sandbox import MODES
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.dealer import DEALER_POLL
 from pokerlab.interfaces.report import results_table
@@ -21,9 +22,12 @@ _PLAY_DOC = (
     """Play one of our agents at an ACPC dealer (protocol 2.0.0) at HOST PORT until the dealer closes."""
 )
 _DEALER_DOC = """Deal an ACPC match on 127.0.0.1, one port per player (printed on the first line), and print
-the final SCORE line. Seats that misbehave are checked or folded for; the match always ends."""
+the final SCORE line. A player that never connects, crashes, disconnects, answers late or sends anything
+but a legal action stops the match (one line, exit status 1, no SCORE line), unless --tolerate-faults."""
 _MATCH_DOC = """Start a dealer and its clients (our agents by name, or cmd:"COMMAND" run with HOST PORT
-appended) and play a duplicate match over the protocol (the same seed, seats rotated), with CIs."""
+appended, each in its own process group, killed at the end of each session) and play a duplicate match
+over the protocol (the same seed, seats rotated), with CIs. A client's fault stops the match (exit status 1)
+unless --tolerate-faults."""
 
 
 def _config(args):
@@ -64,7 +68,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dealer(args, names, on_ports, duplicate):
+def _dealer(args, names, on_ports, duplicate, programs=None):
     from pokerlab.interfaces.acpc.dealer import run_dealer
 
     config = _config(args)
@@ -84,6 +88,8 @@ def _dealer(args, names, on_ports, duplicate):
         connect_timeout=args.connect_timeout,
         on_ports=on_ports,
         poll_for=args.poll_us / 1e6,
+        tolerate_faults=args.tolerate_faults,
+        programs=programs,
     )
 
 
@@ -92,11 +98,12 @@ def _print_ports(ports: list[int]) -> None:
 
 
 def _report(result) -> None:
-    for name, why in result.left.items():
-        print(f"{name} left: {why}", file=sys.stderr)
-    for name, count in result.warnings.items():
+    """Each seat that faulted (faults tolerated): how often, and why it left where it did."""
+    for name, count in zip(result.match.labels, result.match.faults, strict=True):
         if count:
-            print(f"{name}: {count} warnings (bad or late lines)", file=sys.stderr)
+            why = result.left.get(name)
+            faults = f"{count} fault{'' if count == 1 else 's'}"
+            print(f"{name}: {faults}{f'; left: {why}' if why else ''}", file=sys.stderr)
 
 
 def cmd_dealer(args: argparse.Namespace) -> int:
@@ -111,36 +118,8 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     check_poll(args.client_poll_us / 1e6)  # here, not only in the client processes
     agents = args.agents
-    ports_ready = threading.Event()
-    box: dict = {}
-
-    def on_ports(ports):
-        box["ports"] = ports
-        ports_ready.set()
-
-    def deal():
-        try:
-            box["result"] = _dealer(args, agents, on_ports, duplicate=True)
-        except Exception as exc:  # noqa: BLE001 - reported by the main thread
-            box["error"] = exc
-        ports_ready.set()
-
-    dealer = threading.Thread(target=deal, daemon=True)
-    dealer.start()
-    ports_ready.wait()
-    sessions = 0 if "error" in box else _sessions(len(agents))
-    for k in range(sessions):
-        clients = [
-            _start_client(args, agent, port, k) for agent, port in zip(agents, box["ports"], strict=True)
-        ]
-        for c in clients:
-            c.wait()
-        if not dealer.is_alive():
-            break
-    dealer.join()
-    if "error" in box:
-        raise box["error"]
-    result = box["result"]
+    programs = [partial(_start_client, args, agent) for agent in agents]
+    result = _dealer(args, agents, None, duplicate=True, programs=programs)
     _report(result)
     match = result.match
     if args.json:
@@ -155,37 +134,22 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sessions(n: int) -> int:
-    from pokerlab.arena.seating import duplicate_positions
-
-    return len(duplicate_positions(n))
-
-
 def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen:
+    """A seat's client for a session, in its own process group (the seat kills the group at its end); a
+    cmd: bot in the sandbox, its one connection the dealer's (`relay`), the results folder and the log
+    (every hole card) hidden."""
     if agent.startswith("cmd:"):
-        command = shlex.split(agent[4:]) + ["127.0.0.1", str(port)]
-    else:
-        command = [
-            sys.executable,
-            "-m",
-            "pokerlab.interfaces.cli",
-            "acpc",
-            "play",
-            "--agent",
-            agent,
-            "--game",
-            args.game,
-            "--seed",
-            str(args.seed),
-            "--session",
-            str(session),
-            "--poll-us",
-            str(args.client_poll_us),
-            "127.0.0.1",
-            str(port),
-        ]
+        from pokerlab.arena.sandbox import SandboxPolicy
+        from pokerlab.interfaces.acpc.relay import start_sandboxed_client
+
+        hidden = tuple(path for path in (args.out, args.log) if path)
+        policy = SandboxPolicy(hidden=hidden, mode=args.sandbox)
+        return start_sandboxed_client(shlex.split(agent[4:]), port, policy)
+    command = [sys.executable, "-m", "pokerlab.interfaces.cli", "acpc", "play", "--agent", agent]
+    command += ["--game", args.game, "--seed", str(args.seed), "--session", str(session)]
+    command += ["--poll-us", str(args.client_poll_us), "127.0.0.1", str(port)]
     try:
-        return subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, start_new_session=True)
     except OSError as exc:
         raise ConfigError(f"cannot start {command[0]} ({exc.strerror or exc})") from None
 
@@ -206,6 +170,13 @@ def _dealer_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hand-timeout", type=float, default=60.0, help="seconds per hand and seat (default 60)")
     p.add_argument("--connect-timeout", type=float, default=60.0, help="seconds to wait for each client")
     p.add_argument("--ports", type=lambda s: [int(x) for x in s.split(",")], help="ports, comma-separated")
+    p.add_argument(
+        "--tolerate-faults",
+        action="store_true",
+        help="check or fold for a player that fails (never connects, leaves, answers late or with anything "
+        "but a legal action) and play on, counting its faults; by default its first fault stops the match "
+        "(exit status 1, no SCORE line)",
+    )
     p.add_argument(
         "--poll-us",
         type=float,
@@ -238,6 +209,14 @@ def add_acpc_parser(sub, parser_class) -> None:
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument(
         "--client-poll-us", type=float, default=0.0, help=f"our clients' reads: {_POLL_HELP} (default 0)"
+    )
+    p.add_argument(
+        "--sandbox",
+        choices=MODES,
+        default="required",
+        help="cmd: bots run sandboxed (own mount view, PID and network namespaces, their one connection to "
+        "the dealer, limits): required refuses where a layer is missing, best-effort says so and goes on "
+        "(default required)",
     )
     p.add_argument("agents", nargs="+", help='agent names, or cmd:"COMMAND" (run with HOST PORT appended)')
     p.set_defaults(func=cmd_match)

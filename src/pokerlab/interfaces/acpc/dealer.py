@@ -3,9 +3,12 @@
 The dealer listens on 127.0.0.1 only (one port per seat, fixed or picked by the system), deals with our
 engine and dealing (the cards of deal d depend on the seed alone, so the same seed deals the same cards
 as `play_match`), moves the button one seat a hand as our sessions do, and plays every hand through
-`Table` with `AcpcPlayer` seats (their rules: ACPC protocol 2.0.0). A seat that never
-connects, never says VERSION or disconnects is folded (or checked) for the rest of its session and the
-match goes on to the end; the report says which seat left, when and why.
+`Table` with `AcpcPlayer` seats (their rules: ACPC protocol 2.0.0). A seat's first fault (it never
+connects or says VERSION, disconnects, answers late or with anything but a legal action) stops the match
+with `BotFault`, as ACPC's reference dealer stops (the table's rule with ``max_faults=0``): no SCORE line,
+the hands finished so far kept in the log and the results folder. With ``tolerate_faults`` the table
+checks or folds for the seat instead (for the rest of its session where it left) and the match goes on
+to the end; the result counts each seat's faults and says which seat left, when and why.
 
 It writes the ACPC log (one ``STATE:<hand>:<betting>:<cards>:<nets>:<names>`` line per hand, names and
 nets by position, and a final ``SCORE:<totals>:<names>`` line by player) and, with ``out``, our usual
@@ -16,8 +19,10 @@ seat rotation, each with a fresh connection per seat (clients reconnect), so no 
 from __future__ import annotations
 
 import socket
+import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -27,7 +32,7 @@ from pokerlab.arena.session import SessionReport, run_session
 from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.records import format_state_line
-from pokerlab.errors import ConfigError
+from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import check_poll
 from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, HandLines
 from pokerlab.interfaces.acpc.seat import AcpcPlayer
@@ -53,13 +58,20 @@ class AcpcTable(Table):
         config: GameConfig,
         labels: Sequence[str],
         log: TextIO | None = None,
+        tolerate_faults: bool = False,
     ) -> None:
-        super().__init__(players, config, labels)
+        super().__init__(players, config, labels, max_faults=0, tolerate_faults=tolerate_faults)
         for player in players:
             player.table = self
         self.log = log
         self.logged = 0
         self.lines = HandLines(0)
+
+    def new_session(self, entropies, agents=None) -> None:
+        """Start every seat's program (where it has one) at once, then wait for each client in turn."""
+        for player in self.players:
+            player.start()
+        super().new_session(entropies, agents)
 
     def _send_lines(self) -> None:
         lines = self.lines.lines(self.state)
@@ -99,12 +111,12 @@ def score_line(totals: Sequence[int], names: Sequence[str]) -> str:
 
 @dataclass
 class DealerResult:
-    """A dealer's match: the usual `MatchResult`, the SCORE line, the seats that left (why), warnings."""
+    """A dealer's match: the usual `MatchResult` (with each seat's faults), the SCORE line, and the seats
+    that left (why), where faults were tolerated."""
 
     match: MatchResult
     score: str
     left: dict[str, str] = field(default_factory=dict)
-    warnings: dict[str, int] = field(default_factory=dict)
 
 
 def listen(ports: Sequence[int]) -> list[socket.socket]:
@@ -140,11 +152,16 @@ def run_dealer(
     connect_timeout: float = 60.0,
     on_ports: Callable[[list[int]], None] | None = None,
     poll_for: float = DEALER_POLL,
+    tolerate_faults: bool = False,
+    programs: Sequence[Callable[[int, int], subprocess.Popen]] | None = None,
 ) -> DealerResult:
     """Deal `hands` hands (deals, with ``duplicate``) to clients connecting on one port per name.
 
     ``on_ports`` is called with the ports once they listen (before any client is awaited); ``poll_for``
-    is how many seconds each read of an answer polls before it sleeps (`Channel.poll_for`).
+    is how many seconds each read of an answer polls before it sleeps (`Channel.poll_for`). A seat's
+    fault raises `BotFault` (see the module doc), unless ``tolerate_faults``. ``programs`` starts each
+    seat's client: ``programs[j](port, session)`` returns the started process, leading its own process
+    group, which the seat watches and whose group it kills at the end of the session.
     """
     n = len(names)
     if not 2 <= n <= 10:
@@ -154,6 +171,8 @@ def run_dealer(
     ports = list(ports) if ports else [0] * n
     if len(ports) != n:
         raise ConfigError(f"{n} players need {n} ports, got {len(ports)}")
+    if programs is not None and len(programs) != n:
+        raise ConfigError(f"{n} players need {n} programs, got {len(programs)}")
     check_seconds("action_timeout", action_timeout)
     check_seconds("hand_timeout", hand_timeout)
     check_poll(poll_for)
@@ -183,15 +202,21 @@ def run_dealer(
     listeners = listen(ports)
     log = open(log_path, "w") if log_path else None  # noqa: SIM115 - closed in finally
     players = [
-        AcpcPlayer(s, label, action_timeout, hand_timeout, connect_timeout, poll_for)
-        for s, label in zip(listeners, labels, strict=True)
+        AcpcPlayer(
+            s,
+            label,
+            action_timeout,
+            hand_timeout,
+            connect_timeout,
+            poll_for,
+            program=None if programs is None else partial(programs[j], s.getsockname()[1]),
+        )
+        for j, (s, label) in enumerate(zip(listeners, labels, strict=True))
     ]
-    table = AcpcTable(players, config, labels, log)
+    table = AcpcTable(players, config, labels, log, tolerate_faults)
     rows: list[tuple[int, int, tuple[int, ...]]] = []
-    faults = [0] * n
     reports: list[SessionReport] = []
     left: dict[str, str] = {}
-    warnings = [0] * n
     try:
         if log:
             log.write(
@@ -201,18 +226,24 @@ def run_dealer(
         if on_ports:
             on_ports([s.getsockname()[1] for s in listeners])
         for job in jobs:
-            for event in run_session(job, table):
-                if event[0] == "block":
-                    rows += [(o.hand, o.deal, o.nets) for o in event[1]]
-                    faults = [a + b for a, b in zip(faults, event[2], strict=True)]
-                    if writer:
-                        writer.add(event[1])
-                elif event[0] == "done":
-                    reports.append(event[1])
-                    if writer:
-                        writer.session_done(event[1].to_json())
+            try:
+                for event in run_session(job, table):
+                    if event[0] == "block":
+                        rows += [(o.hand, o.deal, o.nets) for o in event[1]]
+                        if writer:
+                            writer.add(event[1])
+                    elif event[0] == "done":
+                        reports.append(event[1])
+                        if writer:
+                            writer.session_done(event[1].to_json())
+            except BotFault as exc:
+                where = f"session {job.session}: " if duplicate else ""
+                played = f"{table.logged} hand{'' if table.logged == 1 else 's'}"
+                failed = BotFault(f"{where}{exc}; the match stopped after {played}")
+                if log:
+                    log.write(f"# {failed}\n")
+                raise failed from None
             for j, player in enumerate(players):
-                warnings[j] += player.warnings
                 if player.gone:
                     where = f"session {job.session}: " if duplicate else ""
                     left[labels[j]] = (
@@ -228,6 +259,7 @@ def run_dealer(
         if log:
             log.close()
     rows.sort()
+    faults = [sum(r.faults[j] for r in reports) for j in range(n)]
     result = MatchResult.of_rows(
         labels,
         config,
@@ -246,4 +278,4 @@ def run_dealer(
             f.write(score + "\n")
     if writer:
         writer.finish(result)
-    return DealerResult(result, score, left, dict(zip(labels, warnings, strict=True)))
+    return DealerResult(result, score, left)

@@ -5,43 +5,64 @@ lines the table makes for it (`begin`, `tell`) as others take their notification
 `Table` with remote seats. It follows the ACPC dealer's rules
 (ACPC protocol 2.0.0):
 
-* a session starts when the client connects and sends ``VERSION:2.<minor>.<rev>``; a client that does not
-  connect, stays silent or sends anything else first is gone for the session (its hands are checked or
-  folded for);
+* a session starts when the client connects and sends ``VERSION:2.<minor>.<rev>`` (comment lines first
+  are allowed); where the seat has a program (`start`), the program is started for each session, and
+  one that ends before it connects is a fault at once;
 * every state of the hand goes to every seat (the start, each action, the end with the cards shown
   down); only the actor's answer is read. A seat's lines are queued and sent together when it is to act
   next, or when the session ends (one message instead of one per action: the same lines, in the same
   order; a hand's last line goes with the next hand's first);
-* an answer is the line sent, ':' and an action: one that repeats an earlier state is skipped, garbage and
-  comments are skipped, an unknown or illegal action is a warning and becomes a call;
-* a deadline per action and a time budget per hand: an answer that does not come in time is a `Timeout`
-  (the table checks or folds for the seat), a closed connection is `Disconnected` (folded on), and so is
-  a client that reads none of its lines for the connect limit (the dealer never blocks on a full socket).
+* an answer is the line sent, ':' and an action; comment lines (``#``, ``;``) are skipped;
+* a deadline per action and a time budget per hand, and the connect limit for the client to connect,
+  say VERSION and read its lines (the dealer never blocks on a full socket).
+
+The seat's faults go to the table, whose rule applies to them as to any player's (`Table`: it stops the
+match with `BotFault`, unless it tolerates faults, when it checks or folds for the seat and counts the
+fault): a client that never connects or says VERSION, or whose connection closes (or its program ends),
+is `Disconnected` (for the rest of the session); one that does not answer in time is a `Timeout`; a line
+that is no answer (garbage, a line over the protocol's limit, an answer to a state it was not asked to
+act in) or an action that is unknown or not legal is an `AgentFailure` (a late answer to an earlier
+state, after a tolerated timeout, is skipped).
 """
 
 from __future__ import annotations
 
-import logging
+import signal
 import socket
+import subprocess
 import time
+from collections.abc import Callable
 
-from pokerlab.actions import ACTION_LETTERS, CALL
-from pokerlab.arena.players import Disconnected, Timeout
+from pokerlab.actions import ACTION_LETTERS
+from pokerlab.arena.players import AgentFailure, Disconnected, Timeout
+from pokerlab.arena.sandbox import stop
 from pokerlab.engine import SeatView
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
+from pokerlab.interfaces.acpc.matchstate import MAX_LINE
 
-log = logging.getLogger(__name__)
-#: Warnings logged per seat before they are only counted.
-LOGGED_WARNINGS = 3
+#: Seconds a seat's program may take to exit once its session is closed, before its process group is killed.
+EXIT_GRACE = 2.0
+#: Seconds a seat waits, once its connection closed, for its program to end (to say how it ended).
+ENDED_WAIT = 0.5
+#: Seconds between looks at a seat's program while the seat waits for it to connect.
+_LOOK_EVERY = 0.05
 _ACTIONS = {letter: action for action, letter in enumerate(ACTION_LETTERS)}  # an answer's action letter
 
 
 class AcpcPlayer:
     """One seat served over `listener` (a bound, listening socket). The table (`AcpcTable`, which sets
     ``table`` to itself) makes every seat's lines and hands them to `begin` and `tell` as it hands others
-    their notifications, so a seat wants none of those."""
+    their notifications, so a seat wants none of those.
+
+    ``program``, where given, starts the seat's client for a session: called with the session's number
+    (counted from 0), it returns the started process, which must lead its own process group
+    (``start_new_session``). The seat watches it while it waits for the connection, names how it ended
+    when the connection closes, and kills its process group when the session closes.
+    """
 
     wants_begin = wants_observe = wants_end = False
+
+    hook_errors = ()  # the table asks after errors of hooks; a seat has none (its faults are raised)
 
     def __init__(
         self,
@@ -51,45 +72,88 @@ class AcpcPlayer:
         hand_timeout: float | None = None,
         connect_timeout: float = 60.0,
         poll_for: float = 0.0,
+        program: Callable[[int], subprocess.Popen] | None = None,
     ) -> None:
         self.listener = listener
         self.label = label
+        self.port = listener.getsockname()[1]
         self.action_timeout = action_timeout
         self.hand_timeout = hand_timeout
         self.connect_timeout = connect_timeout
         self.poll_for = poll_for  # seconds each read of an answer polls before it sleeps (`Channel`)
+        self.program = program
+        self.process: subprocess.Popen | None = None
+        self.sessions = 0
         self.table = None
         self.channel: Channel | None = None
         self.gone: str | None = None  # why the seat left, once it has
-        self.warnings = 0
+        self.hand: int | None = None
         self.last = ""
+        self.asked: set[str] = set()  # the states this seat was asked to act in, this session
         self.used = 0.0
 
-    def _warn(self, text: str) -> None:
-        self.warnings += 1
-        if self.warnings <= LOGGED_WARNINGS:
-            log.warning("seat %s: %s", self.label, text)
-
     def _leave(self, why: str) -> None:
-        hand = getattr(self, "hand", None)
-        self.gone = f"disconnected: {why}" + ("" if hand is None else f" (in hand {hand})")
+        ended = self._program_ended(ENDED_WAIT)
+        self.gone = f"disconnected ({why}{f'; its program {ended}' if ended else ''})"
+        if self.hand is not None:
+            self.gone = f"in hand {self.hand}: {self.gone}"
         if self.channel is not None:
             self.channel.close()
             self.channel = None
         raise Disconnected(self.gone)
 
+    def _program_ended(self, wait: float = 0.0) -> str | None:
+        """How the seat's program ended ("exited with status 1", "was killed by signal 9"), waiting up to
+        `wait` seconds for it; None while it runs, or where the seat has none."""
+        if self.process is None:
+            return None
+        try:
+            status = self.process.wait(wait) if wait else self.process.poll()
+        except subprocess.TimeoutExpired:
+            return None
+        if status is None:
+            return None
+        if status < 0:
+            return f"was killed by signal {-status} ({signal.Signals(-status).name})"
+        return f"exited with status {status}"
+
     # -- a session: one connection ------------------------------------------------------------------
 
+    def start(self) -> None:
+        """Start the seat's program for the next session (where it has one; its errors, such as
+        `SandboxUnavailable`, pass on)."""
+        if self.program is not None:
+            self.process = self.program(self.sessions)
+        self.sessions += 1
+
     def new_session(self, rng_entropy=None, agent=None) -> None:
-        """Wait for the client to connect and send its VERSION line (a failure leaves the seat gone)."""
-        self.close()
-        self.gone, self.hand, self.warnings = None, None, 0
-        self.listener.settimeout(self.connect_timeout)
-        try:
-            sock, _ = self.listener.accept()
-        except OSError:
-            self.gone = f"did not connect within {self.connect_timeout} s"
-            return
+        """Wait for the client to connect and send its VERSION line (a failure leaves the seat gone: the
+        table hears of it, `Disconnected`, at the seat's first line)."""
+        self.close_connection()
+        self.hand, self.asked = None, set()
+        self.gone = self._connect()
+        if self.gone is not None and self.channel is not None:
+            self.channel.close()
+            self.channel = None
+
+    def end_session(self) -> None:
+        """The session's last hand is over (the connection closes with `close`)."""
+
+    def _connect(self) -> str | None:
+        """Accept the client and read its VERSION line; why not, where it failed."""
+        ends = time.monotonic() + self.connect_timeout
+        while True:  # watching the program between looks at the listener, where there is one
+            left = ends - time.monotonic()
+            self.listener.settimeout(max(0.0, min(left, _LOOK_EVERY) if self.process else left))
+            try:
+                sock, _ = self.listener.accept()
+                break
+            except OSError:
+                ended = self._program_ended()
+                if ended:
+                    return f"did not connect to port {self.port}: its program {ended}"
+                if time.monotonic() >= ends:
+                    return f"did not connect to port {self.port} within {self.connect_timeout} s"
         self.channel = Channel(sock)
         self.channel.send_timeout = self.connect_timeout
         self.channel.poll_for = self.poll_for
@@ -98,16 +162,13 @@ class AcpcPlayer:
             while line is not None and (not line or line[0] in "#;"):
                 line = self.channel.readline(self.connect_timeout)
         except (ConnectionClosed, LineTooLong) as exc:
-            line, why = None, str(exc)
-        else:
-            why = f"sent no VERSION line within {self.connect_timeout} s"
-        if line is not None and not line.startswith("VERSION:2."):
-            why = f"sent {line[:40]!r} instead of VERSION:2.0.0"
-            line = None
+            ended = self._program_ended(ENDED_WAIT)
+            return f"sent no VERSION line ({exc}{f'; its program {ended}' if ended else ''})"
         if line is None:
-            self.gone = why
-            self.channel.close()
-            self.channel = None
+            return f"sent no VERSION line within {self.connect_timeout} s"
+        if not line.startswith("VERSION:2."):
+            return f"sent {line[:40]!r} instead of VERSION:2.0.0"
+        return None
 
     def begin(self, lines: tuple[str, str]) -> None:
         """A hand starts: queue the table's seating comment and this seat's first state line."""
@@ -133,7 +194,8 @@ class AcpcPlayer:
             left = self.hand_timeout - self.used
             limit = left if limit is None else min(limit, left)
         if limit is not None and limit <= 0:
-            raise Timeout(self._late(limit))
+            raise self._late(limit)
+        self.asked.add(self.last)
         began = time.monotonic()
         wait = limit
         try:
@@ -141,46 +203,53 @@ class AcpcPlayer:
             while True:
                 try:
                     line = channel.readline(wait)
-                except LineTooLong as exc:
-                    self._warn(str(exc))
-                    line = ""
+                except LineTooLong:
+                    raise AgentFailure(f"sent a line over {MAX_LINE} bytes") from None
                 if line is None:
-                    raise Timeout(self._late(limit))
+                    raise self._late(limit)
                 state, _, answer = line.rpartition(":")
                 if state == self.last:
                     return self._action(answer, view)
-                if line and line[0] not in "#;" and not line.startswith("MATCHSTATE:"):
-                    self._warn(f"skipped garbage {line[:60]!r}")
-                # else a comment, or an answer to an earlier state: late, skipped
+                if line and line[0] not in "#;" and state not in self.asked:  # else a comment, or late
+                    if line.startswith("MATCHSTATE:"):
+                        raise AgentFailure(f"answered a state it was not asked to act in: {line[:60]!r}")
+                    raise AgentFailure(f"sent {line[:60]!r}, which is no answer")
                 if limit is not None:
                     wait = limit - (time.monotonic() - began)
                     if wait <= 0:
-                        raise Timeout(self._late(limit))
+                        raise self._late(limit)
         except ConnectionClosed as exc:
             self._leave(str(exc))
         finally:
             self.used += time.monotonic() - began
 
-    def _late(self, limit: float) -> str:
+    def _late(self, limit: float) -> Timeout:
         if self.action_timeout is not None and limit >= self.action_timeout:
-            return f"no answer within the action limit of {self.action_timeout} s"
-        return f"ran out of the hand's {self.hand_timeout} s"
+            return Timeout(f"no answer within the action limit of {self.action_timeout} s")
+        return Timeout(f"ran out of the hand's {self.hand_timeout} s")
 
     def _action(self, answer: str, view: SeatView) -> int:
         action = _ACTIONS.get(answer)
         if action is None:
-            self._warn(f"answered {answer[:20]!r}, not f, c or r; taken as a call")
-            return CALL
+            raise AgentFailure(f"answered {answer[:20]!r}, not f, c or r")
         if action not in view.legal_actions:
-            self._warn(f"answered {answer!r}, not legal here; taken as a call")
-            return CALL
+            raise AgentFailure(f"answered {answer!r}, not legal here")
         return action
 
-    def close(self) -> None:
+    def close_connection(self) -> None:
+        """Send what is queued (the last hand's end) and close the connection."""
         if self.channel is not None:
             try:
-                self.channel.flush()  # the last hand's end
+                self.channel.flush()
             except ConnectionClosed:
                 pass
             self.channel.close()
             self.channel = None
+
+    def close(self) -> None:
+        """End the session: close the connection, then let the seat's program exit (`EXIT_GRACE` s) and
+        kill its process group, so that nothing it started outlives the session."""
+        self.close_connection()
+        process, self.process = self.process, None
+        if process is not None:
+            stop(process, EXIT_GRACE)
