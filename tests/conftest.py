@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-# a hostile bot whose import patches the arena: the doctest collection must never import it
-collect_ignore = ["arena/patcher.py"]
+# hostile bots whose import patches the arena or the web server: the doctest collection must never import them
+collect_ignore = ["arena/patcher.py", "web/hostile_bot.py"]
 
 
 def random_hands(rng: np.random.Generator, n: int, k: int) -> np.ndarray:

@@ -6,16 +6,21 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from live_server import LiveServer, frames_until, play, web_config
+from live_server import LiveServer, frames_until, play, stand_up, web_config
+from sqlalchemy import select
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from pokerlab.arena.sandbox import _descendants
 from pokerlab.cards import format_card
 from pokerlab.interfaces.web.accounts import RateLimiter
+from pokerlab.interfaces.web.db import Database, Hand
 
 
 def stored_hands(db_path) -> dict[int, dict]:
@@ -224,3 +229,32 @@ def test_the_session_cookie_is_http_only_same_site_and_secure_over_https(live):
         assert tls.status_code == 200 and "; secure" in tls.headers["set-cookie"].lower()
     finally:
         proxied.stop()
+
+
+def test_an_outside_bot_runs_sandboxed_never_in_the_server(tmp_path):
+    """A `file.py:Class` bot at a web table is imported only in its own sandboxed process: its import-time
+    code never reaches the server's modules, its frames and the garbage collector show it no card of another
+    seat, and its process ends with the server. (Run in the server's process, as it was, the same bot finds
+    the live hand state and every hole card.)"""
+    hostile = f"{Path(__file__).with_name('hostile_bot.py')}:Peeker"
+    server = LiveServer(web_config(tmp_path, f"10-20/3/{hostile},call"))
+    try:
+        alice = server.person("alice")
+        alice.post("/api/tables/1/sit", json={"seat": 1})
+        with server.socket(alice, 1) as ws:
+            play(ws, 6)
+        stand_up(alice, 1)
+        bots = _descendants(os.getpid())
+        assert bots, "the outside bot has a process of its own"
+    finally:
+        server.stop()
+    tables = sys.modules["pokerlab.interfaces.web.tables"]
+    assert not hasattr(tables, "HOSTILE_BOT_WAS_HERE")
+    assert not any("hostile_bot" in name for name in sys.modules)
+    database = Database.open(server.config.database)
+    with database.sessions() as session:
+        decisions = [d for hand in session.scalars(select(Hand)) for d in hand.decisions or []]
+    infos = [d["info"] for d in decisions if d and d["info"]]
+    assert len(infos) >= 6
+    assert all(i["foreign_cards"] == 0 and i["pid"] != os.getpid() for i in infos)
+    assert [p for p in _descendants(os.getpid()) if p in bots] == []

@@ -28,7 +28,18 @@ KEPT_ERRORS = 3
 
 _new = tuple.__new__  # a named tuple from a list whose length the event's unpacking checked
 _decode = json.JSONDecoder(parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name))).decode
-_encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+
+
+def _numpy(value):
+    """A numpy array or scalar as plain JSON (a bot's info often holds them); anything else is refused."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray | np.generic):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False, default=_numpy).encode
 
 
 class WireError(Exception):
@@ -36,7 +47,8 @@ class WireError(Exception):
 
 
 def dumps(message) -> bytes:
-    """A packet: compact JSON, no NaN or infinity (`ValueError`, `TypeError` on anything not plain)."""
+    """A packet: compact JSON (numpy arrays and scalars as lists and numbers), no NaN or infinity
+    (`ValueError`, `TypeError` on anything else not plain)."""
     return _encode(message).encode()
 
 

@@ -18,6 +18,7 @@ from pokerlab.agents.human import PlayerLeft
 from pokerlab.agents.loki1 import FIG1_READINGS
 from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_table, write_table
+from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.cards import format_cards, parse_cards
 from pokerlab.errors import BotFault, ConfigError, PokerlabError
 from pokerlab.evaluator import best_five, describe, evaluate
@@ -771,6 +772,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         show_thoughts=args.show_thoughts,
         trusted_proxies=tuple(args.trusted_proxy),
         allowed_origins=tuple(args.allow_origin),
+        sandbox=args.sandbox,
     )
     serve(config, host=args.host, port=args.port)
     return 0
@@ -884,7 +886,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--sandbox",
-        choices=("required", "best-effort"),
+        choices=SANDBOX_MODES,
         default="required",
         help="where a layer of the isolated bots' sandbox is missing: refuse (default) or go on, saying so",
     )
@@ -1197,6 +1199,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ORIGIN",
         help="another origin (https://poker.example) allowed to use the API and sockets (repeatable; default "
         "the server's own only)",
+    )
+    p.add_argument(
+        "--sandbox",
+        choices=SANDBOX_MODES,
+        default="required",
+        help="where a layer of an outside bot's sandbox (module:Class, file.py:Class) is missing: refuse "
+        "(default) or go on, saying so",
     )
     p.add_argument("--action-seconds", type=float, default=20.0, help="a person's time to act (default 20)")
     p.add_argument(

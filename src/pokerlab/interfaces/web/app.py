@@ -1,11 +1,12 @@
 """The FastAPI application of the web table: the HTTP API and the WebSocket of docs/web-protocol.md.
 
 `create_app` builds it from a `WebConfig`: it opens and migrates the database (a one-line `ConfigError`
-when it cannot), and at start-up voids the hands a stopped server left running and starts the lobby's
-tables. The page (``static/``) is mounted at ``/`` after the API routes. Request bodies and ids are read by
-hand so that every refusal is one ``{"detail": ...}`` line with a 4xx status (or 503), never a validation
-dump. `Guard` stands in front of everything: same-origin only, bodies refused before they are read, and
-the security headers.
+when it cannot), voids the hands a stopped server left running and seats the lobby's bots (an outside bot
+in its own sandboxed process: a one-line `BotFault` when one cannot start); start-up starts the tables.
+The page (``static/``) is mounted at ``/`` after the API routes. Request bodies and ids are read by hand so
+that every refusal is one ``{"detail": ...}`` line with a 4xx status (or 503), never a validation dump.
+`Guard` stands in front of everything: same-origin only, bodies refused before they are read, and the
+security headers.
 """
 
 from __future__ import annotations
@@ -381,20 +382,23 @@ class Guard:
 
 
 def create_app(config: WebConfig) -> FastAPI:
-    """The web-table application for `config`, its database opened and migrated (`ConfigError`: cannot)."""
+    """The web-table application for `config`, its database opened and migrated (`ConfigError`: cannot),
+    its bots seated (`BotFault`: an outside bot cannot start)."""
     database = Database.open(config.database)
     sessions = database.sessions
     store = HandStore(database)
+
+    voided = store.void_running()
+    if voided:
+        log.info("%d hand(s) left running by a stopped server are void", voided)
+    lobby = Lobby(config, store)  # outside bots start in their sandboxes here (`BotFault`: one did not)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         if config.seed is not None:
             log.warning("practice: deals are reproducible (--seed %d); never play for real here", config.seed)
-        voided = await asyncio.to_thread(store.void_running)
-        if voided:
-            log.info("%d hand(s) left running by a stopped server are void", voided)
-        server.lobby = Lobby(config, store)
-        server.lobby.start()
+        server.lobby = lobby
+        lobby.start()
         try:
             yield
         finally:

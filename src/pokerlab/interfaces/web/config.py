@@ -11,6 +11,7 @@ import ipaddress
 import re
 from dataclasses import dataclass, field
 
+from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.checks import check_fields
 from pokerlab.errors import ConfigError
 
@@ -123,6 +124,9 @@ class WebConfig:
     * ``trusted_proxies``: the addresses whose X-Forwarded-For / X-Forwarded-Proto are believed (none by
       default). ``allowed_origins``: origins (``https://poker.example``) allowed besides the server's own
       to open sockets and send state-changing requests.
+    * ``sandbox``: where a layer of an outside bot's sandbox is missing (bots given as "module:Class" or
+      "file.py:Class" run in their own sandboxed process, `pokerlab.arena.sandbox`): "required" refuses to
+      start, "best-effort" goes on and says so.
     * ``session_hours``: how long a log-in lasts. ``max_frame_bytes``: the largest client frame.
     * ``hash_time_cost`` / ``hash_memory_kib``: argon2id parameters (RFC 9106; tests make them cheap).
     """
@@ -146,6 +150,7 @@ class WebConfig:
     hash_share: float = 0.25
     trusted_proxies: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
+    sandbox: str = "required"
     session_hours: float = 24.0 * 7
     max_frame_bytes: int = 1024
     hash_time_cost: int = 3
@@ -173,6 +178,8 @@ class WebConfig:
                 raise ConfigError(
                     f"an allowed origin is scheme://host[:port] such as https://poker.example, got {origin!r}"
                 )
+        if self.sandbox not in SANDBOX_MODES:
+            raise ConfigError(f"sandbox must be one of {', '.join(SANDBOX_MODES)}, got {self.sandbox!r}")
         for name in ("action_seconds", "reconnect_seconds", "login_window_seconds", "session_hours"):
             value = getattr(self, name)
             if not isinstance(value, int | float) or not value > 0:

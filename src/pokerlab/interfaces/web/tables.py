@@ -35,10 +35,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.actions import check_or_fold
-from pokerlab.agents.base import overrides, split_decision
-from pokerlab.agents.registry import make_agent
+from pokerlab.agents.base import split_decision
+from pokerlab.agents.registry import is_external
 from pokerlab.arena.dealing import deal_cards
-from pokerlab.arena.players import seat_generator
+from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer
 from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.interfaces.web import frames
 from pokerlab.interfaces.web.accounts import AccountError
@@ -69,10 +69,21 @@ def jsonable(value):
     return str(value)
 
 
-def _tell(bots: list[tuple[int, object]], hook: str, message) -> None:
-    """Call a hook of several bots (run off the event loop)."""
-    for _, agent in bots:
-        getattr(agent, hook)(message)
+def _bot_player(bot: str, config: GameConfig, sandbox_mode: str) -> LocalPlayer | IsolatedPlayer:
+    """A seat's bot: a built-in agent in this process, an outside bot ("module:Class", "file.py:Class")
+    in its own sandboxed process (`pokerlab.arena.players`), never imported by the server."""
+    spec = AgentSpec(bot)
+    return IsolatedPlayer(spec, config, sandbox_mode=sandbox_mode) if is_external(bot) else LocalPlayer(spec)
+
+
+def _tell(table_id: int, bots: list[tuple[Seat, object]], hook: str) -> None:
+    """Call a hook of several bots with each one's message (run off the event loop); a bot whose hook
+    fails is logged and plays on."""
+    for seat, message in bots:
+        try:
+            getattr(seat.player, hook)(message)
+        except Exception as exc:  # noqa: BLE001 - the bot's own failure (or its process gone)
+            log.warning("table %s: bot %s failed in %s: %s", table_id, seat.bot_name, hook, exc)
 
 
 def display_names(bots: list[str]) -> list[str]:
@@ -111,12 +122,13 @@ class Connection:
 
 @dataclass
 class Seat:
-    """A lasting seat: its bot (``bot_name``: its name at this table, ``loki1 #2`` for a second Loki-1), and
-    the person sitting there (``user_id`` None: the bot plays)."""
+    """A lasting seat: its bot (``bot_name``: its name at this table, ``loki1 #2`` for a second Loki-1;
+    ``player``: a built-in agent in this process, or an outside bot in its sandboxed process), and the
+    person sitting there (``user_id`` None: the bot plays)."""
 
     seat: int
     bot: str
-    agent: object
+    player: LocalPlayer | IsolatedPlayer
     bot_user: int
     bot_name: str
     user_id: int | None = None
@@ -145,9 +157,9 @@ class Table:
         names = display_names([spec.bots[s % len(spec.bots)] for s in range(spec.seats)])
         for s, display in enumerate(names):
             bot = spec.bots[s % len(spec.bots)]
-            agent = make_agent(bot)
-            agent.seed(seat_generator([root, table_id, s]))
-            self.seats.append(Seat(s, bot, agent, store.bot_user(bot), display))
+            player = _bot_player(bot, self.config, web.sandbox)
+            player.new_session([root, table_id, s])
+            self.seats.append(Seat(s, bot, player, store.bot_user(bot), display))
         self.seat_configs = [copy.copy(self.config) for _ in self.seats]
         self.hand: frames.LiveHand | None = None
         self.hand_number = 0
@@ -333,12 +345,15 @@ class Table:
             people = any(s.user_id is not None for s in self.seats)
             await asyncio.sleep(self.web.pause_seconds if people else 0)
 
-    def _bots(self, hand: frames.LiveHand, hook: str) -> list[tuple[int, object]]:
-        return [
-            (p, self.seats[pl["seat"]].agent)
-            for p, pl in enumerate(hand.players)
-            if pl["kind"] == "bot" and overrides(self.seats[pl["seat"]].agent, hook)
-        ]
+    def _bots(self, hand: frames.LiveHand, wants: str) -> list[tuple[int, Seat]]:
+        """(position, seat) of the hand's bots whose player listens (``wants_begin`` ...)."""
+        seats = [(p, self.seats[pl["seat"]]) for p, pl in enumerate(hand.players) if pl["kind"] == "bot"]
+        return [(p, seat) for p, seat in seats if getattr(seat.player, wants)]
+
+    def close(self) -> None:
+        """End the bots' players (an outside bot's sandbox and every process in it)."""
+        for seat in self.seats:
+            seat.player.close()
 
     async def play_hand(self, seats: list[Seat]) -> None:
         """Deal, play and store one hand with `seats` (position order, button last)."""
@@ -368,12 +383,12 @@ class Table:
         seat_numbers = tuple(pl["seat"] for pl in players)
         self.broadcast_each(lambda viewer: frames.hand_start(hand, viewer))
         starts = [
-            (agent, hand_start(state, p, seat_numbers, self.seat_configs[seat_numbers[p]], self.hand_number))
-            for p, agent in self._bots(hand, "begin_hand")
+            (seat, hand_start(state, p, seat_numbers, self.seat_configs[seat.seat], self.hand_number))
+            for p, seat in self._bots(hand, "wants_begin")
         ]
         if starts:
-            await asyncio.to_thread(lambda: [agent.begin_hand(start) for agent, start in starts])
-        observers = self._bots(hand, "observe")
+            await asyncio.to_thread(_tell, self.id, starts, "begin_hand")
+        observers = [seat for _, seat in self._bots(hand, "wants_observe")]
         round_seen = 0
         while state.actor >= 0:
             p = state.actor
@@ -390,7 +405,7 @@ class Table:
             state.act(action)
             record = state.actions[-1]
             if observers:
-                await asyncio.to_thread(_tell, observers, "observe", record)
+                await asyncio.to_thread(_tell, self.id, [(seat, record) for seat in observers], "observe")
             self.broadcast(frames.last_action(hand))
             for r in range(round_seen + 1, min(state.round, RIVER) + 1):
                 self.broadcast(frames.board(r, state))
@@ -400,9 +415,9 @@ class Table:
             seat = self.seats[player["seat"]]
             if player["kind"] == "human" and seat.user_id == player["user_id"]:
                 seat.stack = after[seat.user_id]
-        ends = [(agent, hand_end(state, p)) for p, agent in self._bots(hand, "end_hand")]
+        ends = [(seat, hand_end(state, p)) for p, seat in self._bots(hand, "wants_end")]
         if ends:
-            await asyncio.to_thread(lambda: [agent.end_hand(end) for agent, end in ends])
+            await asyncio.to_thread(_tell, self.id, ends, "end_hand")
         self.hand = None
         self.hand_number += 1
         self.hands_played += 1
@@ -428,9 +443,9 @@ class Table:
         seat = self.seats[seat_numbers[p]]
         view = seat_view(state, p, seat_numbers, self.seat_configs[seat.seat])
         try:
-            choice = await asyncio.to_thread(seat.agent.act, view)
-        except Exception as exc:  # noqa: BLE001 - the bot's own failure: it checks or folds
-            log.warning("table %s: bot %s failed: %r", self.id, seat.bot, exc)
+            choice = await asyncio.to_thread(seat.player.act, view, None)
+        except Exception as exc:  # noqa: BLE001 - the bot's own failure, late answer or lost process
+            log.warning("table %s: bot %s failed: %s", self.id, seat.bot_name, exc)
             choice = check_or_fold(view.to_call)
         action, probabilities, info = split_decision(choice)
         decision = None
@@ -438,7 +453,7 @@ class Table:
             decision = {"probabilities": jsonable(probabilities), "info": jsonable(info)}
         if action not in view.legal_actions:
             log.warning(
-                "table %s: bot %s answered %r, not legal; checked or folded", self.id, seat.bot, action
+                "table %s: bot %s answered %r, not legal; checked or folded", self.id, seat.bot_name, action
             )
             action, decision = check_or_fold(view.to_call), None
         return int(action), decision
@@ -456,9 +471,15 @@ class Lobby:
         self.tasks = [asyncio.create_task(t.run(), name=f"table-{t.id}") for t in self.tables.values()]
 
     async def stop(self) -> None:
+        """Stop the tables, then their bots (no bot process outlives the server)."""
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        await asyncio.to_thread(self.close)
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            table.close()
 
     def table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
