@@ -168,6 +168,13 @@ def test_the_relay_ends_with_a_program_that_exits_before_it_connects():
     server.close()
 
 
+def test_the_relay_ends_a_program_that_never_connects_when_its_server_closes():
+    server, process = _behind_the_relay("import time; time.sleep(300)")
+    server.close()
+    assert process.wait(timeout=30) == 1
+    stop(process)
+
+
 def test_best_effort_without_bubblewrap_says_so_and_clears_only_its_own(tmp_path):
     """With no bwrap on the PATH: `required` refuses in one line; `best-effort` warns once, plays, and its
     zygote, outside any namespace, leaves the machine's /tmp alone."""

@@ -9,9 +9,9 @@ socket into the sandbox (``keep_fds``) and runs the program behind this relay, t
 The relay listens on a free port of the namespace's own 127.0.0.1, starts ``argv`` with ``127.0.0.1 PORT``
 (that port) appended, accepts its first connection, stops listening, and copies bytes both ways (with
 TCP_NODELAY) until either side closes; it exits with the program's status. It notices a program that ends
-before it connects (its status), and a server that closes first (the program is killed: status 1 unless
-it had one). So the program connects as it always does, and every other connection it tries (to the host,
-to a second port, anywhere) fails. (Where the sandbox runs without its namespaces, ``best-effort`` on a
+before it connects (its status), and a server that closes first (the program is killed: status 1). So the
+program connects as it always does, and every other connection it tries (to the host, to a second port,
+anywhere) fails. (Where the sandbox runs without its namespaces, ``best-effort`` on a
 machine without bubblewrap, the relay's port is one of the host's, and the program has the host's network.)
 
 Standard library only: `relay_argv` runs this module's own source with ``python -I -c``, so the sandbox
@@ -40,7 +40,7 @@ def relay_argv(argv: Sequence[str], fd: int) -> list[str]:
 def relay(argv: Sequence[str]) -> int:
     """``FD COMMAND...``: run COMMAND with ``127.0.0.1 PORT`` appended (a port the relay listens on) and
     relay its first connection there over the connected socket FD; the program's exit status (1 if it
-    never connected and is still running when the server closes)."""
+    never connected and was still running when the server closed: the relay killed it)."""
     fd, *command = argv
     server = socket.socket(fileno=int(fd))
     listener = socket.create_server(("127.0.0.1", 0))
@@ -60,7 +60,8 @@ def relay(argv: Sequence[str]) -> int:
                 return program.returncode
             if select_closed(server):
                 program.kill()
-                return program.wait() or 1
+                program.wait()
+                return 1
     listener.close()
     sock.setblocking(True)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
