@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from pokerlab.arena.relay import relay_argv
 from pokerlab.arena.sandbox import (
-    PYTHON_PATHS,
     SandboxPolicy,
     missing_layers,
-    relay_argv,
     sandbox_argv,
     start_sandboxed,
     stop,
@@ -121,30 +120,59 @@ def test_a_missing_layer_refuses_when_required_and_warns_in_best_effort(monkeypa
     assert "namespaces need bubblewrap" in caplog.text
 
 
-def test_a_program_that_dials_its_server_reaches_it_through_the_relay_and_nothing_else():
-    """As an ACPC client would: it connects to 127.0.0.1:PORT itself, and only the dealer's end answers."""
-    dealer, theirs = socket.socketpair()
-    client = (
-        "import socket\n"
-        "s = socket.create_connection(('127.0.0.1', 18791), timeout=10)\n"
-        "try:\n    socket.create_connection(('1.1.1.1', 53), timeout=2); out = b'net'\n"
-        "except OSError:\n    out = b'no net'\n"
-        "s.sendall(b'hello ' + out + b'\\n')\n"
-        "s.makefile('rb').readline()\n"
-    )
+def _behind_the_relay(code: str) -> tuple[socket.socket, subprocess.Popen]:
+    """The server's end of a connection and the sandbox running the Python snippet `code` behind the relay
+    (its host and port in ``sys.argv[1:]``)."""
+    server, theirs = socket.socketpair()
     process = start_sandboxed(
-        relay_argv([sys.executable, "-c", client], theirs.fileno(), 18791),
-        SandboxPolicy(readable=PYTHON_PATHS),
+        relay_argv([sys.executable, "-c", code], theirs.fileno()),
+        SandboxPolicy(readable=PYTHON),
         keep_fds=(theirs.fileno(),),
         stdin=subprocess.DEVNULL,
     )
     theirs.close()
-    dealer.settimeout(30)
-    received = dealer.makefile("rb").readline()
-    dealer.sendall(b"welcome\n")
+    server.settimeout(30)
+    return server, process
+
+
+def test_a_program_that_dials_its_server_reaches_it_through_the_relay_and_nothing_else():
+    """As an ACPC client would: it connects to the HOST PORT appended to its command itself, and only the
+    server's end answers: neither the network nor a port listening on the host's 127.0.0.1."""
+    other = socket.create_server(("127.0.0.1", 0))
+    other.settimeout(0.5)
+    client = (
+        "import socket, sys\n"
+        "s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)\n"
+        "def tried(address):\n"
+        "    try:\n        socket.create_connection(address, timeout=2); return b'reached'\n"
+        "    except OSError:\n        return b'no'\n"
+        f"out = tried(('1.1.1.1', 53)) + b' net, ' + tried(('127.0.0.1', {other.getsockname()[1]}))\n"
+        "s.sendall(sys.argv[1].encode() + b' ' + out + b' host\\n')\n"
+        "s.makefile('rb').readline()\n"
+    )
+    server, process = _behind_the_relay(client)
+    received = server.makefile("rb").readline()
+    server.sendall(b"welcome\n")
     assert process.wait(timeout=30) == 0
     stop(process)
-    assert received == b"hello no net\n"
+    assert received == b"127.0.0.1 no net, no host\n"
+    with pytest.raises(TimeoutError):
+        other.accept()
+    other.close()
+
+
+def test_the_relay_ends_with_a_program_that_exits_before_it_connects():
+    server, process = _behind_the_relay("raise SystemExit(3)")
+    assert process.wait(timeout=30) == 3
+    stop(process)
+    server.close()
+
+
+def test_the_relay_ends_a_program_that_never_connects_when_its_server_closes():
+    server, process = _behind_the_relay("import time; time.sleep(300)")
+    server.close()
+    assert process.wait(timeout=30) == 1
+    stop(process)
 
 
 def test_best_effort_without_bubblewrap_says_so_and_clears_only_its_own(tmp_path):

@@ -16,8 +16,9 @@ command line alone and `stop` ends a sandbox and everything in it. What the sand
 * its own network namespace (only its own loopback: no network). A program that must talk to one server
   (an ACPC dealer) gets an already-connected socket: pass its fd in ``keep_fds`` (it keeps its number),
   and, for a program that insists on connecting to a host and port itself, wrap it in
-  ``relay_argv(argv, fd, port)`` (with `PYTHON_PATHS` readable): a relay in the sandbox listens on its own
-  127.0.0.1:port, lets the program connect once, and carries the bytes to and from that socket;
+  `pokerlab.arena.relay.relay_argv` ``(argv, fd)`` (with ``sys.base_prefix`` readable): a relay in the
+  sandbox listens on a port of its own 127.0.0.1, hands the program that port, lets it connect once, and
+  carries the bytes to and from that socket;
 * its own user, IPC and UTS namespaces, no capabilities, a new terminal session, a cleared environment
   (``PATH``, ``HOME=/tmp``, ``LANG`` and the policy's ``env`` only);
 * limits (setrlimit, by util-linux's ``prlimit``): address space ``memory_bytes``, CPU ``cpu_seconds``, open
@@ -35,10 +36,8 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import selectors
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -183,38 +182,6 @@ def _descendants(root: int) -> list[int]:
     return found
 
 
-def relay_argv(argv: Sequence[str], fd: int, port: int) -> list[str]:
-    """``argv`` behind a relay (to run in the sandbox, ``fd`` in ``keep_fds``): the relay listens on
-    127.0.0.1:``port`` of the sandbox's own network, starts ``argv``, accepts one connection and carries
-    its bytes to and from the connected socket ``fd`` until either side closes; it ends with ``argv``."""
-    return [sys.executable, "-I", "-B", "-m", "pokerlab.arena.sandbox", str(fd), str(port), *argv]
-
-
-def _relay(fd: int, port: int, argv: Sequence[str]) -> int:
-    """The relay of `relay_argv`; returns the program's exit code."""
-    upstream = socket.socket(fileno=fd)
-    with socket.create_server(("127.0.0.1", port)) as listener:
-        program = subprocess.Popen(argv)
-        listener.settimeout(60)
-        try:
-            local, _ = listener.accept()
-        except TimeoutError:
-            program.kill()
-            return program.wait()
-    other = {local: upstream, upstream: local}
-    with selectors.DefaultSelector() as selector:
-        for end in other:
-            selector.register(end, selectors.EVENT_READ)
-        while True:
-            for key, _ in selector.select():
-                data = key.fileobj.recv(65536)
-                if not data:
-                    local.close()
-                    upstream.close()
-                    return program.wait()
-                other[key.fileobj].sendall(data)
-
-
 def missing_layers() -> list[str]:
     """One phrase per sandbox layer this machine lacks, saying what it needs (empty: all there)."""
     missing = []
@@ -272,7 +239,3 @@ def _warn_once(line: str) -> None:
 
 def _environment(policy: SandboxPolicy) -> dict[str, str]:
     return {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", **policy.env}
-
-
-if __name__ == "__main__":
-    sys.exit(_relay(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]))

@@ -136,11 +136,11 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen:
     """A seat's client for a session, in its own process group (the seat kills the group at its end); a
-    cmd: bot in the sandbox, its one connection the dealer's (`relay`), the results folder and the log
-    (every hole card) hidden."""
+    cmd: bot in the sandbox, its one connection the dealer's (`pokerlab.arena.relay`), the results folder and
+    the log (every hole card) hidden."""
     if agent.startswith("cmd:"):
         from pokerlab.arena.sandbox import SandboxPolicy
-        from pokerlab.interfaces.acpc.relay import start_sandboxed_client
+        from pokerlab.interfaces.acpc.sandboxed import start_sandboxed_client
 
         hidden = tuple(path for path in (args.out, args.log) if path)
         policy = SandboxPolicy(hidden=hidden, mode=args.sandbox)
