@@ -376,7 +376,12 @@ class IsolatedPlayer:
             self._records(end.actions)
             self.outbox.append(wire.end_event(end))
 
-    def close(self) -> None:
+    def hang_up(self) -> None:
+        """End the session and close the control socket: the sandbox then ends by itself (`close` waits
+        for it; a table hangs up on every bot first, so that they end side by side)."""
         self.end_session()
         self.control.close()
+
+    def close(self) -> None:
+        self.hang_up()
         sandbox.stop(self.process)
