@@ -342,8 +342,7 @@ def _events(jobs: list[SessionJob], workers: int, direct, pin: bool = False):
     if not jobs:
         return
     if workers == 1 or len(jobs) == 1:
-        with pinned(_current_cpu() if pin else None):
-            yield from _in_process(jobs, direct)
+        yield from _in_process(jobs, direct, _current_cpu() if pin else None)
         return
     cpus = sorted(os.sched_getaffinity(0)) if pin else []
     yield from _parallel_events(jobs, workers, cpus)
@@ -361,13 +360,14 @@ def _current_cpu() -> int | None:
 @contextlib.contextmanager
 def pinned(cpu: int | None):
     """Run the calling thread on `cpu` only (None, or a CPU it may not use, or no affinity on this
-    system: unchanged), restoring its CPUs at the end.
+        system: unchanged), restoring its CPUs at the end.
 
-    A table talks to its isolated bots one question at a time: the table waits while a bot thinks, and
-    the bot waits while the table deals, so one CPU serves them all at no cost, and a round trip on one
-    CPU is several times cheaper than waking a process on another (about 9 against 51 us on a 2-core
-    VM). The bots' processes started meanwhile inherit the pin (and their session processes with them).
-    It can hurt only where the CPU is busy with other work: pass ``pin=False`` to `play_match` then.
+        A table talks to its isolated bots one question at a time: the table waits while a bot thinks, and
+        the bot waits while the table deals, so one CPU serves them all at no cost, and a round trip on one
+        CPU is several times cheaper than waking a process on another (about 9 against 51 us on a 2-core
+        VM). Processes started meanwhile inherit the pin (and their children with them); an isolated bot's
+    sandbox, started before, moves to the table's CPU when it says hello (`sandbox.share_cpus`).
+        It can hurt only where the CPU is busy with other work: pass ``pin=False`` to `play_match` then.
     """
     try:
         before = os.sched_getaffinity(0)
@@ -390,10 +390,11 @@ def pinned(cpu: int | None):
 LOCKSTEP_DEALS = 32
 
 
-def _in_process(jobs: list[SessionJob], direct=None):
+def _in_process(jobs: list[SessionJob], direct=None, cpu: int | None = None):
     """(session, event) pairs of `jobs` played in this process: the seat rotations of a duplicate match in
     lockstep (`LOCKSTEP_DEALS`, a table each) when no seat is isolated, else one session after the other
-    on one table (isolated processes start once)."""
+    on one table (isolated processes start once; their sandboxes boot on every CPU, then the table plays
+    `pinned` to `cpu` where given, and each bot follows it once it has said hello)."""
     if (
         LOCKSTEP_DEALS
         and len(jobs) > 1
@@ -421,9 +422,10 @@ def _in_process(jobs: list[SessionJob], direct=None):
         return
     table = make_table(jobs[0])
     try:
-        for job in jobs:
-            for event in run_session(job, table, direct):
-                yield job.session, event
+        with pinned(cpu):
+            for job in jobs:
+                for event in run_session(job, table, direct):
+                    yield job.session, event
     finally:
         table.close()
 
@@ -432,9 +434,8 @@ def _worker(jobs: list[SessionJob], events, cpu: int | None = None) -> None:
     """A worker process: play its jobs (`_in_process`, on `cpu` alone where given), forwarding every
     event."""
     try:
-        with pinned(cpu):
-            for event in _in_process(jobs):
-                events.put(event)
+        for event in _in_process(jobs, cpu=cpu):
+            events.put(event)
     except PokerlabError as exc:
         events.put((-1, ("error", exc)))
     except BaseException:  # noqa: BLE001 - report anything, so the match does not wait forever

@@ -294,6 +294,7 @@ class IsolatedPlayer:
                         f"{fault}: its process speaks {hello!r:.60}, not wire version {wire.VERSION}"
                     )
                 self.greeted = True
+            sandbox.share_cpus(self.process.pid)  # booted anywhere, it now plays on the table's CPU
             self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             message = ["session", wire.VERSION, self.where, self.config, generator_wire(rng_entropy)]
             socket.send_fds(self.control, [wire.dumps(message)], [theirs.fileno()])
