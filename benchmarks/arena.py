@@ -5,8 +5,11 @@ the same with ``out=<a temporary folder>`` (every hand written to the results fo
 and the SQLite hand store, then summary and bankroll plot once at the end), and what writing costs on top,
 per hand (the hands alone) and in all (with the one-off summary and plot); the same with
 ``isolate=True`` (every agent in its own sandboxed process, `arena.sandbox`, spoken to over `arena.wire`),
-and what isolation costs; and six Loki-1 players in process and isolated, in the same run (``--loki-hands``),
-and how long a session's start takes an isolated bot once its sandbox is up. RLCard: its
+and what isolation costs; and six Loki-1 players in process and isolated, in the same run (``--loki-hands``):
+in process and isolated play the same deals, timed over the hands alone (from the last seat's session
+start to the last hand, `HandsClock`), and the isolated run must end with the in-process nets and no
+fault, or the script stops without a figure; and how long a session's start takes an isolated bot once
+its sandbox is up. RLCard: its
 ``limit-holdem`` environment with ``game_num_players`` n and its `RandomAgent` in every seat, playing whole
 hands through ``env.run(is_training=False)`` (what RL users call: encoded observations and trajectories
 for every seat). Each figure is the best of ``--repeats`` runs after a short warm-up (numba compilation,
@@ -27,6 +30,7 @@ import numpy as np
 import pokerlab
 from pokerlab.arena.output import ResultsWriter
 from pokerlab.arena.players import AgentSpec, IsolatedPlayer
+from pokerlab.arena.table import Table
 
 
 def ours(
@@ -84,17 +88,63 @@ def best(func, n: int, hands: int, seed: int, repeats: int, fresh_deals: bool = 
     return max(func(n, hands, seed + (r + 1) * fresh_deals, **kwargs) for r in range(repeats))
 
 
-def isolated_rate(n: int, hands: int, seed: int, repeats: int, agent="random") -> tuple[float, float] | None:
-    """(hands/s with every agent in its own process, not counting their start; seconds the start takes),
-    from the best of `repeats` runs of `hands` and of 2 x `hands` (the start is paid once a match); None
-    where the start's noise hid the difference (a busy machine: use more --hands)."""
-    fresh = agent != "random"  # fresh deals for Loki-1, as in process
-    short = hands / best(ours, n, hands, seed, repeats, fresh, isolate=True, agent=agent)  # seconds
-    long = 2 * hands / best(ours, n, 2 * hands, seed, repeats, fresh, isolate=True, agent=agent)
-    if long <= short:
-        return None
-    per_hand = (long - short) / hands
-    return 1 / per_hand, max(0.0, short - hands * per_hand)
+class HandsClock:
+    """Times the hands of a one-session match alone: from the moment every seat's session has started
+    (an isolated bot's sandbox booted, its session process forked and ready) to the end of the last hand,
+    before the session's end and the processes' stop. The same window in process and isolated."""
+
+    def __enter__(self) -> HandsClock:
+        self.marks: list[float] = []
+        self.saved = Table.new_session, Table.end_session
+        new_session, end_session = self.saved
+        marks = self.marks
+
+        def timed_new_session(table, *args, **kwargs):
+            new_session(table, *args, **kwargs)
+            marks.append(time.perf_counter())
+
+        def timed_end_session(table, *args, **kwargs):
+            marks.append(time.perf_counter())
+            end_session(table, *args, **kwargs)
+
+        Table.new_session, Table.end_session = timed_new_session, timed_end_session
+        self.began = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        Table.new_session, Table.end_session = self.saved
+
+    def window(self) -> tuple[float, float]:
+        """(seconds of hands, seconds from the match's call to its first hand)."""
+        assert len(self.marks) == 2, "one session, timed from its start to its end"
+        return self.marks[1] - self.marks[0], self.marks[0] - self.began
+
+
+def paired_rates(n: int, hands: int, seed: int, repeats: int, agent="random", fresh_deals=False):
+    """(hands/s in process, hands/s isolated, seconds an isolated match takes to its first hand), each
+    the best of `repeats` runs of the same deals in process and isolated (hands alone, `HandsClock`), after
+    a short warm-up of both. Every isolated run must play exactly the in-process run's hands (the same nets
+    for every seat) with no fault: a broken isolated run never yields a figure."""
+    for isolate in (False, True):
+        pokerlab.play_match([agent] * n, hands=20, seed=seed, isolate=isolate)
+    local, isolated, starts = [], [], []
+    for r in range(repeats):
+        deals = seed + (r + 1) * fresh_deals  # Loki-1's caches would otherwise hold every board already
+        results = []
+        for isolate, rates in ((False, local), (True, isolated)):
+            with HandsClock() as clock:
+                results.append(pokerlab.play_match([agent] * n, hands=hands, seed=deals, isolate=isolate))
+            seconds, start = clock.window()
+            rates.append(hands / seconds)
+            if isolate:
+                starts.append(start)
+        plain, alone = results
+        if sum(alone.faults) or not np.array_equal(plain.nets, alone.nets):
+            raise SystemExit(
+                f"{n} {agent} isolated did not play the in-process hands (faults {alone.faults}, "
+                f"same nets: {np.array_equal(plain.nets, alone.nets)}): no figure"
+            )
+    return max(local), max(isolated), min(starts)
 
 
 def session_start(agent: str, sessions: int = 5) -> float:
@@ -131,13 +181,14 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    loki_local = best(ours, 6, args.loki_hands, args.seed, args.repeats, fresh_deals=True, agent="loki1")
-    loki_isolated = isolated_rate(6, args.loki_hands, args.seed, args.repeats, agent="loki1")
+    loki_local, loki_isolated, loki_start = paired_rates(
+        6, args.loki_hands, args.seed, args.repeats, agent="loki1", fresh_deals=True
+    )
     loki = {
         "pokerlab loki1 x6": loki_local,
-        "pokerlab loki1 x6 --isolate": loki_isolated[0] if loki_isolated else None,
-        "isolated / in process": loki_isolated[0] / loki_local if loki_isolated else None,
-        "isolated processes start (s)": loki_isolated[1] if loki_isolated else None,
+        "pokerlab loki1 x6 --isolate": loki_isolated,
+        "isolated / in process": loki_isolated / loki_local,
+        "isolated processes start (s)": loki_start,
         "session start (s), random": session_start("random"),
         "session start (s), loki1": session_start("loki1"),
     }
@@ -146,8 +197,7 @@ def main() -> None:
         plain = best(ours, n, args.hands, args.seed, args.repeats)
         written = best(ours, n, args.hands, args.seed, args.repeats, write=True)
         hands_only, one_off = per_hand_write(n, args.hands, args.seed, args.repeats)
-        isolation = isolated_rate(n, max(200, args.hands // 10), args.seed, args.repeats)
-        isolated, startup = isolation or (None, None)
+        local, isolated, startup = paired_rates(n, max(200, args.hands // 10), args.seed, args.repeats)
         peer = best(rlcard_env, n, args.hands, args.seed, args.repeats)
         table[n] = {
             "pokerlab": plain,
@@ -157,7 +207,8 @@ def main() -> None:
             "writing costs per hand": plain / hands_only - 1,
             "writing costs in all": plain / written - 1,
             "summary and plot (s)": one_off,
-            "isolation costs": plain / isolated if isolated else None,
+            "pokerlab, hands alone": local,
+            "isolation costs": local / isolated,
             "isolated processes start (s)": startup,
         }
     if args.json:
@@ -168,28 +219,22 @@ def main() -> None:
     print(f"{'players':>7}  {'arena':<18}{'hands/s':>10}  {'ours / rlcard':>13}")
     for n, row in table.items():
         for name in ("pokerlab", "pokerlab --out", "pokerlab --isolate", "rlcard env"):
-            if row[name] is None:
-                print(f"{n:>7}  {name:<18}{'n/a':>10}  (process start-up noise hid the hands: more --hands)")
-                continue
             print(f"{n:>7}  {name:<18}{row[name]:>10,.0f}  {row[name] / row['rlcard env']:>12.2f}x")
         print(
             f"{n:>7}  writing every hand costs {row['writing costs per hand']:+.0%} per hand, "
             f"{row['writing costs in all']:+.0%} with the summary and plot "
             f"({row['summary and plot (s)']:.2f} s)"
         )
-        if row["isolation costs"] is not None:
-            print(
-                f"{n:>7}  isolation costs {row['isolation costs']:.1f}x per hand, after "
-                f"{row['isolated processes start (s)']:.1f} s to start the {n} processes"
-            )
-    print(f"6 Loki-1, {args.loki_hands:,} hands per run: {loki_local:,.0f} hands/s in process", end="")
-    if loki_isolated:
         print(
-            f", {loki_isolated[0]:,.0f} isolated ({loki['isolated / in process']:.2f}x; "
-            f"{loki_isolated[1]:.1f} s to start the 6 sandboxes)"
+            f"{n:>7}  isolation costs {row['isolation costs']:.1f}x per hand (hands alone, same deals, "
+            f"same nets, no fault: {row['pokerlab, hands alone']:,.0f} in process), after "
+            f"{row['isolated processes start (s)']:.1f} s to start the {n} processes"
         )
-    else:
-        print("; isolated: n/a (start-up noise hid the hands: more --loki-hands)")
+    print(f"6 Loki-1, {args.loki_hands:,} hands per run: {loki_local:,.0f} hands/s in process", end="")
+    print(
+        f", {loki_isolated:,.0f} isolated ({loki['isolated / in process']:.2f}x, hands alone, same deals, "
+        f"same nets, no fault; {loki_start:.1f} s to start the 6 sandboxes)"
+    )
     print(
         f"a session's start, sandbox up: {loki['session start (s), random']:.3f} s (random), "
         f"{loki['session start (s), loki1']:.3f} s (loki1)"

@@ -1,5 +1,6 @@
 """Isolation, deadlines and misbehaving players (issue 8): an isolated agent sees only serialised views."""
 
+import os
 import pickle
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from pokerlab import play_match
+from pokerlab.arena.match import pinned
 from pokerlab.arena.players import seat_generator
 from pokerlab.arena.store import read_decisions, read_hands
 from pokerlab.errors import BotFault, IllegalAction
@@ -163,3 +165,39 @@ def test_cli_runs_a_bot_from_a_file_isolated_by_default(tmp_path):
         check=True,
     ).stdout
     assert "loki1 " in listing and "random " in listing and "module.path:Class" in listing
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_pinning_the_table_and_its_bots_to_one_cpu_changes_no_result(workers):
+    agents = ["loki1", "random", "tight-aggressive"]
+    local = play_match(agents, 30, seed=5, sessions=2)
+    pinned = play_match(agents, 30, seed=5, sessions=2, workers=workers, isolate=True)
+    unpinned = play_match(agents, 30, seed=5, sessions=2, workers=workers, isolate=True, pin=False)
+    assert (local.nets == pinned.nets).all() and (local.nets == unpinned.nets).all()
+    assert pinned.faults == unpinned.faults == [0, 0, 0]
+
+
+def test_a_match_gives_the_callers_cpus_back_even_when_it_fails():
+    before = os.sched_getaffinity(0)
+    play_match(["random", "call"], 5, seed=1, isolate=True)
+    assert os.sched_getaffinity(0) == before
+    with pytest.raises(BotFault):
+        play_match([spec("Garbage"), "call"], 5, seed=1, isolate=True)
+    assert os.sched_getaffinity(0) == before
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning needs two CPUs to show")
+def test_pinned_runs_on_one_cpu_then_restores():
+    before = os.sched_getaffinity(0)
+    cpu = max(before)
+    with pinned(cpu):
+        assert os.sched_getaffinity(0) == {cpu}
+        child = subprocess.run(
+            [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
+            capture_output=True,
+            text=True,
+        )
+        assert child.stdout.strip() == f"[{cpu}]"  # what a bot's process inherits
+    assert os.sched_getaffinity(0) == before
+    with pinned(None):
+        assert os.sched_getaffinity(0) == before

@@ -41,9 +41,11 @@ def main(control_fd: int, agent: str = "") -> None:
             packet, fds, _, _ = socket.recv_fds(control, wire.MAX_PACKET, 1)
         except OSError:
             packet, fds = b"", []
+        if not packet:  # the match is over: in its namespaces, the zygote's end ends every process
+            if os.getpid() != 2:
+                _clean()
+            os._exit(0)  # no interpreter teardown: a tenth of a second of CPU per bot
         _clean()
-        if not packet:
-            return
         message = wire.loads(packet)
         if os.fork() == 0:
             control.close()

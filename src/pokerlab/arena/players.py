@@ -294,6 +294,7 @@ class IsolatedPlayer:
                         f"{fault}: its process speaks {hello!r:.60}, not wire version {wire.VERSION}"
                     )
                 self.greeted = True
+            sandbox.share_cpus(self.process.pid)  # booted anywhere, it now plays on the table's CPU
             self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             message = ["session", wire.VERSION, self.where, self.config, generator_wire(rng_entropy)]
             socket.send_fds(self.control, [wire.dumps(message)], [theirs.fileno()])
@@ -376,7 +377,12 @@ class IsolatedPlayer:
             self._records(end.actions)
             self.outbox.append(wire.end_event(end))
 
-    def close(self) -> None:
+    def hang_up(self) -> None:
+        """End the session and close the control socket: the sandbox then ends by itself (`close` waits
+        for it; a table hangs up on every bot first, so that they end side by side)."""
         self.end_session()
         self.control.close()
+
+    def close(self) -> None:
+        self.hang_up()
         sandbox.stop(self.process)

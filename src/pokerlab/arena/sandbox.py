@@ -153,6 +153,21 @@ def kill_tree(root: int) -> None:
         time.sleep(0.005)
 
 
+def share_cpus(root: int) -> None:
+    """Run `root` and every process below it on the CPUs of the calling thread (what they start later
+    inherits them): a sandbox boots on any CPU, then follows a table pinned to one (`arena.match.pinned`)."""
+    try:
+        cpus = os.sched_getaffinity(0)
+    except (AttributeError, OSError):
+        return
+    for pid in (root, *_descendants(root)):
+        try:
+            if os.sched_getaffinity(pid) != cpus:
+                os.sched_setaffinity(pid, cpus)
+        except OSError:
+            pass  # gone already, or not ours to move: it only runs slower
+
+
 def _stat(pid: int | str) -> list[bytes] | None:
     """The fields of /proc/<pid>/stat after the name (state, parent, group, ...), None if it is gone."""
     try:

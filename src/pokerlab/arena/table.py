@@ -250,6 +250,9 @@ class Table:
         return self.finish_hand()
 
     def close(self) -> None:
-        """Stop every player (isolated processes end)."""
+        """Stop every player (isolated processes end, side by side)."""
+        for player in self.players:
+            if hasattr(player, "hang_up"):
+                player.hang_up()
         for player in self.players:
             player.close()

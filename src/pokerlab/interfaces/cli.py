@@ -231,6 +231,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         max_faults=args.max_faults,
         tolerate_faults=args.tolerate_faults,
         sandbox=args.sandbox,
+        pin=args.pin,
     )
     if args.json:
         print(json.dumps(result.to_json()))
@@ -883,6 +884,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="run agents in their own sandboxed processes, a fresh one per session (default: only outside "
         "bots, module:Class and file.py:Class; --no-isolate plays them in this process, as trusted code)",
+    )
+    p.add_argument(
+        "--pin",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="keep each table and its isolated bots on one CPU, where a round trip is several times "
+        "cheaper (default: on where a seat is isolated; --no-pin where that CPU is busy with other work)",
     )
     p.add_argument(
         "--sandbox",
