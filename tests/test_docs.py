@@ -3,7 +3,7 @@
 - every ```python block runs (in a scratch folder);
 - every ```console block runs: each `$ ` line as a shell command (with the project's `pokerlab` first on the
   PATH, `examples/` and `docs/` in reach, and "c" lines on stdin for `pokerlab play`), exit status 0, and
-  every output line the block shows appears in what it printed;
+  every output line the block shows appears in what it printed (stdout or stderr);
 - every `pokerlab ...` line of a ```sh block (commands that take minutes to hours: experiments, training,
   servers) names a command that exists and only options that command has;
 - every link and image path resolves, the README stays a front door (at most 300 lines, nothing about how
@@ -101,7 +101,7 @@ def test_console_block_runs(page, number, body, skip, tmp_path):
         )
         assert proc.returncode == 0, (command, proc.stderr[-2000:])
         assert "Traceback" not in proc.stderr, (command, proc.stderr[-2000:])
-        printed = {line.strip() for line in proc.stdout.splitlines()}
+        printed = {line.strip() for line in (proc.stdout + proc.stderr).splitlines()}  # as a terminal shows
         missing = [line for line in shown if line not in printed]
         assert not missing, (command, missing, proc.stdout[-2000:])
 
