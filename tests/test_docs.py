@@ -168,6 +168,21 @@ def test_every_link_and_image_resolves(page):
     assert not bad, f"{_name(page)} links to missing files: {bad}"
 
 
+SPAN = re.compile(r"`((?:docs|examples|benchmarks|tests|src)/[^`\s]*)`")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[_name(p) for p in PAGES])
+def test_every_repository_path_named_exists(page):
+    """A path of the repository written as code (`docs/results/...png`, `tests/...py::test`) exists."""
+    bad = []
+    for named in SPAN.findall(page.read_text()):
+        path = named.rstrip(".,;:").split("::")[0]
+        found = list(ROOT.glob(path)) if "*" in path else (ROOT / path).exists()
+        if not found:
+            bad.append(named)
+    assert not bad, f"{_name(page)} names missing files: {bad}"
+
+
 def test_readme_is_a_front_door():
     text = (ROOT / "README.md").read_text()
     assert len(text.splitlines()) <= 300
