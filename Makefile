@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test run bench lint tables preflop-tables clean browser postgres sandbox
+.PHONY: test run bench lint docs tables preflop-tables clean browser postgres sandbox
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks examples
 	$(VENV)/bin/ruff format --check src tests benchmarks examples
 
+# the documentation site (docs/, mkdocs.yml) into site/; warnings are errors
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
 tables: $(STAMP)
 	$(PY) -m pokerlab.evaluator_tables
 
@@ -62,4 +66,4 @@ preflop-tables: $(STAMP)
 	for n in 2 3 4 5 6 7 8 9 10; do $(VENV)/bin/pokerlab preflop-table --players $$n --games 1000000 --write > /dev/null || exit 1; done
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache
+	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache

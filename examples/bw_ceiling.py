@@ -1,6 +1,6 @@
 """The ceiling of Barone & While's candidate family at our tables (issue 12; docs/barone-while.md §14).
 
-Experiment 1 does not learn (README, "Barone & While's evolving player"). Is that the learning, or is there
+Experiment 1 does not learn (docs/evolving.md). Is that the learning, or is there
 no winning candidate to find? This script measures fixed hypercubes, frozen, at the mixed, tight and loose
 tables of docs/barone-while.md §9 on common random numbers (every candidate meets the same cards and seats
 for a given seed, `pokerlab.learning.play_epochs`):

@@ -1,5 +1,5 @@
 """The import graph of pokerlab: no cycle between its parts, and every import goes down a floor (the layering
-the README's "Layout" describes).
+docs/architecture.md, "Layout", describes).
 
 Every module under src/pokerlab is parsed with `ast` (nothing is imported), every pokerlab-internal import is
 collected, those inside functions and `if` blocks included, and each is mapped to the *part* it belongs to:
@@ -22,7 +22,7 @@ PACKAGE = "pokerlab"
 #: The floors below the engine and the analysis, lowest first: each may import only those before it.
 BASE = ("errors", "checks", "cards", "handclass", "evaluator_tables", "evaluator", "holdings")
 
-#: part -> the parts it must never import (the README, "Layout"; the root package is above all).
+#: part -> the parts it must never import (docs/architecture.md, "Layout"; the root package is above all).
 FORBIDDEN: dict[str, frozenset[str]] = {
     "engine": frozenset({"agents", "arena", "interfaces", "experiments", "learning", "analysis", "modeling"}),
     "analysis": frozenset({"engine", "modeling", "agents", "arena", "interfaces", "experiments", "learning"}),
@@ -169,7 +169,7 @@ def test_no_import_cycle_between_parts(graph):
 
 def test_imports_go_down(graph):
     bad = layering_violations(graph)
-    assert not bad, "imports that go up a floor (README, Layout):\n  " + "\n  ".join(bad)
+    assert not bad, "imports that go up a floor (docs/architecture.md, Layout):\n  " + "\n  ".join(bad)
 
 
 def test_holdings_sit_below_analysis_and_modeling(graph):

@@ -60,7 +60,7 @@ def routes(path) -> set[str]:
 def test_a_bot_is_not_handed_the_match_seed(tmp_path, isolate):
     """The seat's generator draws what ``default_rng([seed, 1, session, seat])`` draws but does not carry
     that list: the thief finds no seed in it. With seed 1 trying small seeds still finds it (hence the
-    README's advice of a large seed for untrusted bots); with a 64-bit seed nothing does."""
+    the sandbox page's advice of a large seed for untrusted bots); with a 64-bit seed nothing does."""
     play_match(
         [spec("SeedThief"), "call", "call"],
         12,

@@ -1,4 +1,4 @@
-"""One test per rule of the game (README, "The game engine"), on hands with chosen cards and actions."""
+"""One test per rule of the game (docs/getting-started.md), on hands with chosen cards and actions."""
 
 import pytest
 

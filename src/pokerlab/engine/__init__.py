@@ -1,8 +1,7 @@
 """The rules of fixed-limit Texas hold'em and nothing else: config, hand state machine, pots, records.
 
-The engine is the single source of truth for legality, pot arithmetic and showdown (README, "The game
-engine"); it knows
-nothing of agents, the arena or interfaces.
+The engine is the single source of truth for legality, pot arithmetic and showdown
+(docs/getting-started.md); it knows nothing of agents, the arena or interfaces.
 """
 
 from pokerlab.engine.config import UNLIMITED_STACK, GameConfig

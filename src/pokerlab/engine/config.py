@@ -1,6 +1,6 @@
 """The parameters of a fixed-limit hold'em game: bet sizes, blinds, the raise cap and the money mode.
 
-Defaults are the papers' game (README, "The game engine"): 10/20 fixed limit, blinds 5/10, a bet and three
+Defaults are the papers' game (docs/getting-started.md): 10/20 fixed limit, blinds 5/10, a bet and three
 raises per round with the big blind counting as the pre-flop bet, unlimited bankroll (self-play ring
 game). ``stack=1000`` gives real stacks (Barone & While 2000) with all-ins, side pots and busted
 players leaving.
@@ -22,7 +22,7 @@ class GameConfig:
 
     * ``small_bet``: bet and raise size of the pre-flop and flop; ``big_bet`` that of turn and river
       (default twice the small bet).
-    * ``small_blind`` / ``big_blind``: default half a small bet and one small bet (README, "The game engine").
+    * ``small_blind`` / ``big_blind``: default half a small bet and one small bet (docs/getting-started.md).
     * ``max_raises``: raises allowed after the round's opening bet (3: "a bet and three raises");
       ``None`` for no cap. ``blind_counts_as_bet``: the big blind is the pre-flop opening bet (the papers'
       rule); PokerKit's FT instead allows ``max_raises + 1`` raises over the blind.

@@ -1,4 +1,4 @@
-"""Settling a showdown: the main pot and each side pot on its own, ties split (README, "The game engine").
+"""Settling a showdown: the main pot and each side pot on its own, ties split (docs/getting-started.md).
 
 Pots are cut at each distinct amount committed by a player still in the hand: the slice between two such
 levels holds every player's chips in that band (folded players' included) and is contested by the players
