@@ -2,6 +2,7 @@
 run's; a killed run's files stay readable."""
 
 import csv
+import json
 import os
 import signal
 import subprocess
@@ -134,3 +135,33 @@ def test_bankroll_plot_with_bands_and_no_hands(tmp_path):
     nets = np.array([[10, -10], [-20, 20], [5, -5], [5, -5]])
     output.plot_bankroll(nets, ["a", "b"], 10, tmp_path / "p.png", np.array([0, 0, 1, 1]), "title")
     assert (tmp_path / "empty.png").stat().st_size > 5000 and (tmp_path / "p.png").stat().st_size > 5000
+
+
+def test_resume_refuses_when_hands_csv_is_gone(tmp_path, capsys):
+    """hands.csv deleted after a finished run: --resume refuses in one line and leaves summary.json alone
+    (never a summary of 0 hands with bare NaN)."""
+    folder = tmp_path / "r"
+    args = ["match", "--agents", "random,call", "--hands", "60", "--sessions", "2", "--seed", "1"]
+    assert main([*args, "--out", str(folder)]) == 0
+    before = (folder / "summary.json").read_bytes()
+    (folder / "hands.csv").unlink()
+    capsys.readouterr()
+    assert main([*args, "--out", str(folder), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "hands.csv is missing" in err and "60 hands" in err, err
+    assert (folder / "summary.json").read_bytes() == before
+    # a folder whose hands.csv holds fewer hands than its complete sessions: refused too
+    (folder / "hands.csv").write_text("hand,deal,session,positions,random,call\n")
+    assert main([*args, "--out", str(folder), "--resume"]) == 2
+    assert "holds 0" in capsys.readouterr().err
+
+
+def test_summary_json_is_strict_json_with_no_hands(tmp_path):
+    """A summary of a folder with no hands has nulls where a statistic is undefined, never NaN."""
+    folder = tmp_path / "r"
+    play_match(LINEUP, 30, seed=1, out=folder)
+    (folder / "hands.csv").write_text("hand,deal,session,positions,random,call,raise\n")
+    output.summarize_folder(folder)
+    text = (folder / "summary.json").read_text()
+    assert "NaN" not in text
+    json.loads(text, parse_constant=lambda c: pytest.fail(f"bare {c} in summary.json"))

@@ -86,6 +86,15 @@ class ResultsWriter:
             self.completed = self.store.sessions()
             self.store.drop_sessions_except(self.completed)
             self.kept_rows = _complete_rows(out / "hands.csv", header, set(self.completed))
+            kept = sum(r["hands_played"] for r in self.completed.values())
+            if len(self.kept_rows) != kept:
+                # hands.csv lost (deleted, truncated) what hands.sqlite says is complete: never carry on
+                # with a summary of fewer hands than were played
+                where = "is missing" if not (out / "hands.csv").exists() else f"holds {len(self.kept_rows):,}"
+                raise ConfigError(
+                    f"cannot resume {str(out)!r}: hands.csv {where}, but hands.sqlite holds {kept:,} hands "
+                    "of complete sessions; restore hands.csv, or start the run afresh in a new folder"
+                )
             partial = out / "hands.csv.partial"
             with partial.open("w", newline="") as file:
                 csv.writer(file).writerows([header, *self.kept_rows])
@@ -156,7 +165,8 @@ def write_summary(out: Path, result) -> None:
     """summary.json and bankroll.png of a `MatchResult` (finished, or rebuilt by `summarize_folder`)."""
     summary = result.to_json()
     del summary["out"]  # the folder may move: summary.json does not name it
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    # strict JSON: a statistic that is undefined (no hands, one deal) is null, never a bare NaN
+    (out / "summary.json").write_text(json.dumps(_finite(summary), indent=2, allow_nan=False) + "\n")
     deals = len(np.unique(result.deal_of_hand))
     kind = "duplicate match" if result.duplicate else "match"
     who = " vs ".join(result.labels) if len(result.labels) <= 4 else f"{len(result.labels)} agents"
@@ -164,6 +174,17 @@ def write_summary(out: Path, result) -> None:
     plot_bankroll(
         result.nets, result.labels, result.config.small_bet, out / "bankroll.png", result.deal_of_hand, title
     )
+
+
+def _finite(value):
+    """`value` (JSON-able) with every NaN or infinite float replaced by None."""
+    if isinstance(value, float):
+        return value if np.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def summarize_folder(out: str | Path):
