@@ -165,3 +165,55 @@ def test_summary_json_is_strict_json_with_no_hands(tmp_path):
     text = (folder / "summary.json").read_text()
     assert "NaN" not in text
     json.loads(text, parse_constant=lambda c: pytest.fail(f"bare {c} in summary.json"))
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A real 256 KiB file system (tmpfs; needs root), unmounted after the test."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    made = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True, check=False
+    )
+    if made.returncode:
+        pytest.skip("no tmpfs to fill (mount needs root); the seam test below covers the same path")
+    yield mount
+    subprocess.run(["umount", "--lazy", str(mount)], check=False)  # lazy: a file still open
+
+
+def test_match_on_a_full_disk_is_one_line_and_keeps_what_was_written(tiny_disk, capsys):
+    folder = tiny_disk / "r"
+    args = ["match", "--agents", "random,call", "--hands", "20000", "--seed", "1", "--out", str(folder)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "disk is full" in err and "stay readable" in err, err
+    kept = list(read_hands(folder / "hands.sqlite"))
+    assert kept and [n for n, _ in kept] == list(range(len(kept)))
+    with (folder / "hands.csv").open() as file:
+        assert len(list(csv.reader(file))) - 1 >= len(kept)
+
+
+def test_a_write_that_fails_mid_run_is_one_line(tmp_path, monkeypatch, capsys):
+    """The same through the seam, for machines without root: SQLite reports a full disk on the 3rd block."""
+    import sqlite3
+
+    from pokerlab.arena import store
+
+    real_add, calls = store.HandStore.add, []
+
+    def add(self, hands, decisions=()):
+        calls.append(1)
+        if len(calls) == 3:
+            raise sqlite3.OperationalError("database or disk is full")
+        real_add(self, hands, decisions)
+
+    monkeypatch.setattr(store.HandStore, "add", add)
+    folder = tmp_path / "r"
+    args = ["match", "--agents", "random,call", "--hands", "400", "--block", "100", "--seed", "1"]
+    assert main([*args, "--out", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"pokerlab: error: cannot write the results folder {str(folder)!r}: database or disk is full; "
+        f"the hands written before stay readable (pokerlab summarize {folder})\n"
+    )
+    assert len(list(read_hands(folder / "hands.sqlite"))) == 200

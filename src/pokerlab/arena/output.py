@@ -19,7 +19,7 @@ import numpy as np
 
 from pokerlab.arena.store import HandStore
 from pokerlab.engine import GameConfig
-from pokerlab.errors import ConfigError
+from pokerlab.errors import ConfigError, PokerlabError, StorageError
 
 
 def run_meta(
@@ -64,13 +64,24 @@ class ResultsWriter:
         self.completed: dict[int, dict] = {}
         self.kept_rows: list[list[str]] = []
         self._positions: dict[tuple[int, ...], str] = {}  # the text of each seating, made once
+        self.failed = False
         try:
             self._open(meta, resume)
-        except OSError as exc:
+        except (OSError, sqlite3.Error) as exc:
+            if isinstance(exc, PokerlabError):
+                raise
             raise ConfigError(
-                f"cannot write the results folder {str(out)!r}: {exc.strerror or exc}; --out takes a folder "
+                f"cannot write the results folder {str(out)!r}: {_reason(exc)}; --out takes a folder "
                 "that can be created and written (a new one, or one of a killed run with --resume)"
             ) from None
+
+    def _storage_error(self, exc: BaseException) -> StorageError:
+        """The one line for a write that failed mid-run (a full disk): what is kept, and how to see it."""
+        self.failed = True
+        return StorageError(
+            f"cannot write the results folder {str(self.out)!r}: {_reason(exc)}; the hands written before "
+            f"stay readable (pokerlab summarize {self.out})"
+        )
 
     def _open(self, meta: dict, resume: bool) -> None:
         out, labels = self.out, self.labels
@@ -126,10 +137,19 @@ class ResultsWriter:
 
     def session_done(self, report: dict) -> None:
         """Mark a session complete, after its last block was written (what --resume skips)."""
-        self.store.add_session(report)
+        try:
+            self.store.add_session(report)
+        except (OSError, sqlite3.Error) as exc:
+            raise self._storage_error(exc) from None
 
     def add(self, outcomes) -> None:
         """Append one block of `HandOutcome`s: commit them to SQLite, then flush them to the CSV."""
+        try:
+            self._add(outcomes)
+        except (OSError, sqlite3.Error) as exc:
+            raise self._storage_error(exc) from None
+
+    def _add(self, outcomes) -> None:
         self.store.add(
             ((o.hand, o.deal, o.session, o.history) for o in outcomes if o.history is not None),
             [
@@ -145,11 +165,25 @@ class ResultsWriter:
         self.csv_file.flush()
 
     def close(self) -> None:
-        self.csv_file.close()
-        self.store.close()
+        """Close both files; after a failed write (`failed`) whatever else fails is left unsaid, since the
+        first failure is the one reported."""
+        try:
+            try:
+                self.csv_file.close()
+            finally:
+                self.store.close()
+        except (OSError, sqlite3.Error) as exc:
+            if not self.failed:
+                raise self._storage_error(exc) from None
 
     def finish(self, result) -> None:
         """Sort hands.csv by hand number; write summary.json and bankroll.png for a finished match."""
+        try:
+            self._finish(result)
+        except (OSError, sqlite3.Error) as exc:
+            raise self._storage_error(exc) from None
+
+    def _finish(self, result) -> None:
         path = self.out / "hands.csv"
         with path.open(newline="") as file:
             header, *rows = list(csv.reader(file))
@@ -159,6 +193,11 @@ class ResultsWriter:
             csv.writer(file).writerows([header, *rows])
         partial.replace(path)
         write_summary(self.out, result)
+
+
+def _reason(exc: BaseException) -> str:
+    """What went wrong with a file, in a few words (an OSError's strerror, SQLite's message)."""
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
 def write_summary(out: Path, result) -> None:

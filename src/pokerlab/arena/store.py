@@ -169,10 +169,17 @@ class HandStore:
         return deleted
 
     def close(self) -> None:
-        """Commit, fold the write-ahead log back into the file and close (no -wal file is left)."""
-        self.db.commit()
-        self.db.execute("PRAGMA journal_mode = DELETE")
-        self.db.close()
+        """Commit, fold the write-ahead log back into the file and close (no -wal file is left). The
+        connection is closed even when that fails (a full disk): the committed blocks stay readable, from
+        the file and its -wal file."""
+        try:
+            self.db.commit()
+            self.db.execute("PRAGMA journal_mode = DELETE")
+        except sqlite3.Error:
+            self.db.rollback()
+            raise
+        finally:
+            self.db.close()
 
 
 def _open(path: str | Path) -> sqlite3.Connection:
