@@ -11,6 +11,7 @@ number, so a match writes the same files for any number of workers.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import sqlite3
 from pathlib import Path
@@ -19,7 +20,7 @@ import numpy as np
 
 from pokerlab.arena.store import HandStore
 from pokerlab.engine import GameConfig
-from pokerlab.errors import ConfigError, PokerlabError, StorageError
+from pokerlab.errors import ConfigError, CorruptData, PokerlabError, StorageError
 
 
 def run_meta(
@@ -238,10 +239,16 @@ def summarize_folder(out: str | Path):
         meta = json.loads((out / "config.json").read_text())
         labels, seed, duplicate = meta["agents"], meta["seed"], meta["duplicate"]
         config = GameConfig.from_dict(meta["game"])
+        hands = meta.get("hands", 0)
+        if not isinstance(labels, list) or not labels or not all(isinstance(x, str) for x in labels):
+            raise ValueError(f"agents must be a list of names, got {labels!r}")
+        for key, value, kind in (("seed", seed, int), ("duplicate", duplicate, bool), ("hands", hands, int)):
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise ValueError(f"{key} must be {kind.__name__}, got {value!r}")
     except FileNotFoundError:
         raise ConfigError(f"{str(out)!r} is not a results folder (no config.json)") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"{out / 'config.json'} is unreadable ({exc!r})") from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        raise CorruptData(f"{out / 'config.json'} is unreadable ({' '.join(repr(exc).split())})") from None
     header = ["hand", "deal", "session", "positions", *labels]
     try:
         with (out / "hands.csv").open(newline="") as file:
@@ -258,30 +265,31 @@ def summarize_folder(out: str | Path):
         except ValueError:
             continue  # a line torn by a kill
     parsed.sort()
-    reports = []
+    found = []
     if (out / "hands.sqlite").exists():
         db = sqlite3.connect(f"file:{out / 'hands.sqlite'}?mode=ro", uri=True)
         try:
             found = db.execute("SELECT report FROM sessions ORDER BY session").fetchall()
-        except sqlite3.DatabaseError:
-            found = []
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            found = []  # an unreadable store: the summary of hands.csv, without session reports
         finally:
             db.close()
-        reports = [json.loads(r) for (r,) in found]
     faults = [0] * len(labels)
-    for report in reports:
-        faults = [a + b for a, b in zip(faults, report["faults"], strict=True)]
-    result = MatchResult.of_rows(
-        labels,
-        config,
-        seed,
-        duplicate,
-        parsed,
-        faults,
-        out,
-        [SessionReport(**{**r, "faults": tuple(r["faults"])}) for r in reports],
-        meta.get("hands", 0),
-    )
+    reports = []
+    for (text,) in found:
+        try:
+            report = SessionReport(**json.loads(text))
+            report = dataclasses.replace(report, faults=tuple(int(f) for f in report.faults))
+            faults = [a + b for a, b in zip(faults, report.faults, strict=True)]
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise CorruptData(
+                f"{out / 'hands.sqlite'}: a session report is unreadable ({' '.join(str(exc).split())})"
+            ) from None
+        reports.append(report)
+    try:
+        result = MatchResult.of_rows(labels, config, seed, duplicate, parsed, faults, out, reports, hands)
+    except (ValueError, TypeError) as exc:  # hands.csv rows that do not fit config.json's players
+        raise CorruptData(f"{out / 'hands.csv'} does not fit {out / 'config.json'} ({exc})") from None
     write_summary(out, result)
     return result
 
