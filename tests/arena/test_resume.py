@@ -217,3 +217,20 @@ def test_a_write_that_fails_mid_run_is_one_line(tmp_path, monkeypatch, capsys):
         f"the hands written before stay readable (pokerlab summarize {folder})\n"
     )
     assert len(list(read_hands(folder / "hands.sqlite"))) == 200
+
+
+@pytest.mark.parametrize("agents, shaded", [(2, True), (4, False)])
+def test_bankroll_bands_of_many_agents_are_edges_not_overlapping_areas(tmp_path, monkeypatch, agents, shaded):
+    """Up to two agents, each band is a shaded area; with more (the pooled plot's kinds), shaded bands
+    overlap into one muddy area, so each is drawn as its two dotted edges in the agent's colour."""
+    import matplotlib.figure
+    import numpy as np
+
+    seen = []
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", lambda fig, *a, **k: seen.append(fig.axes[0]))
+    nets = np.random.default_rng(1).integers(-20, 21, size=(200, agents))
+    output.plot_bankroll(nets, [f"k{j}" for j in range(agents)], 10, tmp_path / "p.png")
+    ax = seen[0]
+    assert len(ax.collections) == (agents if shaded else 0)
+    dotted = [line for line in ax.get_lines() if line.get_linestyle() == ":"]
+    assert len(dotted) == (0 if shaded else 2 * agents)

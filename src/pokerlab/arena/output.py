@@ -309,8 +309,10 @@ def _complete_rows(path: Path, header: list[str], sessions: set[int]) -> list[li
     return kept
 
 
-#: Most agents whose 95 % bands a bankroll plot shades.
+#: Most agents whose 95 % bands a bankroll plot draws.
 MAX_BANDS = 5
+#: Most agents whose bands are shaded areas; with more, each band is its two dotted edges.
+MAX_SHADED = 2
 
 
 def plot_bankroll(
@@ -328,8 +330,8 @@ def plot_bankroll(
     The band is the cumulative sum ± 1.96 · sd · sqrt(u), where sd is the standard deviation of an agent's
     result per unit of independence (a deal: all replays of a duplicate deal together, see
     `pokerlab.arena.stats`) and u the units played so far (drawn for up to `MAX_BANDS` agents; more
-    overlap into a blur). The legend, outside the axes, gives each
-    agent's rate in small bets per hand with its 95 % CI.
+    overlap into a blur): a shaded area for up to `MAX_SHADED` agents, else its two dotted edges. The
+    legend, outside the axes, gives each agent's rate in small bets per hand with its 95 % CI.
     """
     import matplotlib
 
@@ -349,6 +351,7 @@ def plot_bankroll(
     hands = np.arange(1, count + 1)
     every = max(1, count // 2000)  # at most about 2,000 points a line: the same to the eye, far cheaper
     bands = len(labels) <= MAX_BANDS
+    shade = len(labels) <= MAX_SHADED
     for j, label in enumerate(labels):
         line = np.cumsum(nets[:, j]) / small_bet
         sd = per_unit[:, j].std(ddof=1) if len(per_unit) > 1 else 0.0
@@ -360,7 +363,11 @@ def plot_bankroll(
         if bands:
             band = Z95 * sd * np.sqrt(units_so_far)
             low, high = (line - band)[::every], (line + band)[::every]
-            ax.fill_between(hands[::every], low, high, color=drawn.get_color(), alpha=0.12, linewidth=0)
+            if shade:
+                ax.fill_between(hands[::every], low, high, color=drawn.get_color(), alpha=0.12, linewidth=0)
+            else:  # shaded, three or more bands overlap into one muddy area: their edges stay apart
+                for edge in (low, high):
+                    ax.plot(hands[::every], edge, color=drawn.get_color(), linewidth=0.7, linestyle=":")
     ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xlabel("hands played")
     ax.set_ylabel(ylabel)
@@ -374,7 +381,11 @@ def plot_bankroll(
         fontsize=8,
         frameon=False,
         title="agent, rate ± 95 % CI\n"
-        + ("(shaded: 95 % band)" if bands else f"(95 % bands drawn for {MAX_BANDS} agents or fewer)"),
+        + (
+            f"({'shaded' if shade else 'dotted'}: 95 % band)"
+            if bands
+            else f"(95 % bands drawn for {MAX_BANDS} agents or fewer)"
+        ),
         title_fontsize=8,
     )
     fig.tight_layout()
