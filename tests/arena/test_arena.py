@@ -199,3 +199,22 @@ def test_cli_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
     monkeypatch.setattr(simple.CallAgent, "act", lambda self, view: InterruptedInCompiledCode()._interrupt())
     assert main(["match", "--agents", "call,raise", "--hands", "20", "--seed", "1"]) == 130
     assert capsys.readouterr().err == "pokerlab: interrupted\n"
+
+
+def test_timeouts_say_round_durations():
+    import time
+
+    from pokerlab.arena.table import seconds_rounded
+
+    class Slow(Agent):
+        name = "slow"
+
+        def act(self, view):
+            time.sleep(0.02)
+            return CALL
+
+    with pytest.raises(BotFault) as stop:
+        play_match([Slow(), "call"], 3, seed=1, action_timeout=0.0123456789)
+    assert "(limit 0.0123 s)" in str(stop.value) and "0.0123456789" not in str(stop.value)
+    assert seconds_rounded("no answer within 0.4999988479999047 s") == "no answer within 0.5 s"
+    assert seconds_rounded("took 12.5 s of 10 s; hand 1.23456") == "took 12.5 s of 10 s; hand 1.23456"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +36,12 @@ from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_vi
 from pokerlab.errors import BotFault, IllegalAction
 
 log = logging.getLogger(__name__)
+
+
+def seconds_rounded(text: str) -> str:
+    """`text` with every duration in seconds of more than three decimals shown to three significant
+    digits ("no answer within 0.4999988479999047 s" reads "... within 0.5 s")."""
+    return re.sub(r"\d+\.\d{4,}(?= s\b)", lambda m: f"{float(m.group()):.3g}", text)
 
 
 def _raise_if_interrupted(exc: BaseException) -> None:
@@ -222,7 +229,7 @@ class Table:
             self.gone[j] = True
             self._fault(j, f"left the table ({exc})", action)
         elif isinstance(exc, Timeout):
-            self._fault(j, f"timed out ({exc})", action)
+            self._fault(j, f"timed out ({seconds_rounded(str(exc))})", action)
         elif isinstance(exc, AgentFailure):  # its cause (in process) or its message (isolated) tells
             cause = exc.__cause__
             text = "".join(traceback.format_exception(cause)) if cause else str(exc).strip()
