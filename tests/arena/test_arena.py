@@ -218,3 +218,25 @@ def test_timeouts_say_round_durations():
     assert "(limit 0.0123 s)" in str(stop.value) and "0.0123456789" not in str(stop.value)
     assert seconds_rounded("no answer within 0.4999988479999047 s") == "no answer within 0.5 s"
     assert seconds_rounded("took 12.5 s of 10 s; hand 1.23456") == "took 12.5 s of 10 s; hand 1.23456"
+
+
+def test_a_real_ctrl_c_during_a_loki_match_is_one_line_and_exit_130():
+    """SIGINT to a running `pokerlab match` of Loki-1 (numba kernels on every decision): "interrupted",
+    exit 130, no fault of a bot (the unit test above makes the compiled-code case certain)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = "import sys; from pokerlab.interfaces.cli import main; sys.exit(main())"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "match", "--agents", "loki1,loki1,call", "--hands", "100000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a background job ignores it
+    )
+    time.sleep(2.5)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert (process.returncode, err) == (130, "pokerlab: interrupted\n")
