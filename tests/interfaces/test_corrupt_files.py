@@ -14,6 +14,7 @@ import pytest
 
 from pokerlab import play_match
 from pokerlab.arena import output
+from pokerlab.arena.store import read_decisions
 from pokerlab.errors import PokerlabError
 from pokerlab.interfaces.cli import main
 from pokerlab.interfaces.phh import read_phh, read_store, to_phhs
@@ -128,10 +129,11 @@ def test_fuzz_hand_stores(run, scratch):
             target.write_bytes(_bytes_mutant(original, rng))
         else:
             _store_field_mutant(source, target, rng)
-        try:
-            read_store(target)
-        except Exception as exc:  # noqa: BLE001 - what the test is about
-            _check_one_line(exc, str(target))
+        for read in (read_store, read_decisions):
+            try:
+                read(target)
+            except Exception as exc:  # noqa: BLE001 - what the test is about
+                _check_one_line(exc, str(target))
 
 
 def test_fuzz_phh_files(run, scratch):

@@ -267,20 +267,29 @@ def _record(path: Path, configs, hand, config, names, stacks, holes, board, acti
 
 def read_decisions(path: str | Path) -> list[dict]:
     """Every logged decision, in hand and action order: {"hand", "seat", "action_index", "action",
-    "probabilities", "info"}."""
+    "probabilities", "info"}; `CorruptData` naming the file and the hand for a row that cannot be read."""
+    path = Path(path)
     db = _open(path)
     try:
         rows = db.execute("SELECT * FROM decisions ORDER BY hand, action_index").fetchall()
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        raise CorruptData(f"{path} is not a readable hand store ({_why(exc)})") from None
     finally:
         db.close()
-    return [
-        {
-            "hand": hand,
-            "seat": seat,
-            "action_index": index,
-            "action": action,
-            "probabilities": None if p is None else json.loads(p),
-            "info": None if info is None else json.loads(info),
-        }
-        for hand, seat, index, action, p, info in rows
-    ]
+    out = []
+    for row in rows:
+        try:
+            hand, seat, index, action, p, info = row
+            out.append(
+                {
+                    "hand": hand,
+                    "seat": seat,
+                    "action_index": index,
+                    "action": action,
+                    "probabilities": None if p is None else json.loads(p),
+                    "info": None if info is None else json.loads(info),
+                }
+            )
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise CorruptData(f"{path}: a decision of hand {row[0]!r} is unreadable ({_why(exc)})") from None
+    return out
