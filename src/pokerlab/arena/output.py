@@ -239,10 +239,12 @@ def summarize_folder(out: str | Path):
         meta = json.loads((out / "config.json").read_text())
         labels, seed, duplicate = meta["agents"], meta["seed"], meta["duplicate"]
         config = GameConfig.from_dict(meta["game"])
-        hands = meta.get("hands", 0)
+        hands = meta.get("hands", 0)  # None in an ACPC client's folder (the dealer decides how many)
         if not isinstance(labels, list) or not labels or not all(isinstance(x, str) for x in labels):
             raise ValueError(f"agents must be a list of names, got {labels!r}")
         for key, value, kind in (("seed", seed, int), ("duplicate", duplicate, bool), ("hands", hands, int)):
+            if key == "hands" and value is None:
+                continue
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
                 raise ValueError(f"{key} must be {kind.__name__}, got {value!r}")
     except FileNotFoundError:
