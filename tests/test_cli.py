@@ -162,3 +162,10 @@ def test_play_says_only_the_error_no_greeting(extra, says, capsys, monkeypatch):
     assert main(["play", *extra]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"pokerlab: error: {says}") and err.count("\n") == 1, (out, err)
+
+
+def test_match_json_is_strict_json_when_a_statistic_is_undefined(capsys):
+    """One hand: no standard deviation. --json prints null there, never a bare NaN (which is not JSON)."""
+    assert main(["match", "--agents", "call,raise", "--hands", "1", "--json"]) == 0
+    out = capsys.readouterr().out
+    json.loads(out, parse_constant=lambda c: pytest.fail(f"bare {c} in --json output"))

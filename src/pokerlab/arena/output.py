@@ -206,7 +206,7 @@ def write_summary(out: Path, result) -> None:
     summary = result.to_json()
     del summary["out"]  # the folder may move: summary.json does not name it
     # strict JSON: a statistic that is undefined (no hands, one deal) is null, never a bare NaN
-    (out / "summary.json").write_text(json.dumps(_finite(summary), indent=2, allow_nan=False) + "\n")
+    (out / "summary.json").write_text(json.dumps(finite_json(summary), indent=2, allow_nan=False) + "\n")
     deals = len(np.unique(result.deal_of_hand))
     kind = "duplicate match" if result.duplicate else "match"
     who = " vs ".join(result.labels) if len(result.labels) <= 4 else f"{len(result.labels)} agents"
@@ -216,14 +216,15 @@ def write_summary(out: Path, result) -> None:
     )
 
 
-def _finite(value):
-    """`value` (JSON-able) with every NaN or infinite float replaced by None."""
+def finite_json(value):
+    """`value` (JSON-able) with every NaN or infinite float replaced by None: strict JSON, which every
+    reader parses (a bare NaN is not JSON)."""
     if isinstance(value, float):
         return value if np.isfinite(value) else None
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: finite_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
+        return [finite_json(v) for v in value]
     return value
 
 

@@ -18,6 +18,7 @@ from pokerlab.agents.human import PlayerLeft
 from pokerlab.agents.loki1 import FIG1_READINGS
 from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_table, write_table
+from pokerlab.arena.output import finite_json
 from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.cards import format_cards, parse_cards
 from pokerlab.errors import BotFault, ConfigError, PokerlabError
@@ -233,7 +234,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         sandbox=args.sandbox,
     )
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(finite_json(result.to_json()), allow_nan=False))
         return 0
     if args.duplicate:
         n = len(result.labels)
@@ -271,7 +272,7 @@ def cmd_summarize(args: argparse.Namespace) -> int:
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"{about_path} is unreadable ({exc!r})") from None
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(finite_json(result.to_json()), allow_nan=False))
         return 0
     print(
         f"{result.hands} of {result.hands_asked} hands, {len(result.sessions)} session(s) complete; "
@@ -467,7 +468,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         seed=args.seed, workers=args.workers, out=args.out, progress=_progress(args), **options, **kwargs
     )
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(finite_json(result.to_json()), allow_nan=False))
         return 0
     if isinstance(result, BWResult):
         print("\n".join(result.lines))
@@ -560,7 +561,7 @@ def cmd_train_td(args: argparse.Namespace) -> int:
     )
     final = json.loads((Path(args.out) / "final.json").read_text())
     if args.json:
-        print(json.dumps(final))
+        print(json.dumps(finite_json(final), allow_nan=False))
         return 0
     print(f"trained {trainer.done} hands, seed {args.seed}; the player: td:{args.out}/checkpoint")
     for r in final["results"]:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from functools import partial
 
+from pokerlab.arena.output import finite_json
 from pokerlab.arena.sandbox import MODES
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.dealer import DEALER_POLL
@@ -126,7 +127,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     _report(result)
     match = result.match
     if args.json:
-        print(json.dumps(match.to_json()))
+        print(json.dumps(finite_json(match.to_json()), allow_nan=False))
         return 0
     print(
         f"{match.hands} hands over the ACPC protocol: {args.hands} deals, each played {len(agents)} times, "
