@@ -241,3 +241,33 @@ def test_history_export_of_a_store_with_a_bad_stacks_field_is_one_line(run, tmp_
     assert (
         err == f"pokerlab: error: {store}: hand 2: bad stacks (invalid literal for int() with base 10: 'x')\n"
     )
+
+
+def test_fuzz_resume_of_a_corrupted_folder(run, scratch):
+    """--resume of a results folder with a corrupted hands.csv, hands.sqlite or config.json: it continues,
+    or stops with the project's error naming the folder or file; never a Python error."""
+    from pokerlab.arena.output import ResultsWriter
+
+    meta = json.loads((run / "config.json").read_text())
+    labels = meta["agents"]
+    rng = np.random.default_rng(4)
+    hands, config = (run / "hands.csv").read_bytes(), (run / "config.json").read_bytes()
+    folder = scratch / "resume"
+    for k in range(1500):
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(run, folder)
+        if k % 3 == 0:
+            (folder / "hands.csv").write_bytes(_bytes_mutant(hands, rng))
+        elif k % 3 == 1:
+            (folder / "hands.sqlite").unlink()
+            if k % 2:
+                (folder / "hands.sqlite").write_bytes(_bytes_mutant((run / "hands.sqlite").read_bytes(), rng))
+            else:
+                _store_field_mutant(run / "hands.sqlite", folder / "hands.sqlite", rng)
+        else:
+            (folder / "config.json").write_bytes(_bytes_mutant(config, rng))
+        try:
+            ResultsWriter(folder, labels, meta, resume=True).close()
+        except Exception as exc:  # noqa: BLE001 - what the test is about
+            assert isinstance(exc, PokerlabError), repr(exc)
+            assert str(folder) in str(exc) and "\n" not in str(exc), str(exc)

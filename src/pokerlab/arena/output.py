@@ -68,7 +68,7 @@ class ResultsWriter:
         self.failed = False
         try:
             self._open(meta, resume)
-        except (OSError, sqlite3.Error) as exc:
+        except (OSError, sqlite3.Error, UnicodeDecodeError) as exc:
             if isinstance(exc, PokerlabError):
                 raise
             raise ConfigError(
@@ -94,9 +94,15 @@ class ResultsWriter:
                     "or continue a killed run with --resume"
                 )
             self._check_meta(meta)
-            self.store = HandStore(out / "hands.sqlite")
-            self.completed = self.store.sessions()
-            self.store.drop_sessions_except(self.completed)
+            try:
+                self.store = HandStore(out / "hands.sqlite")
+                self.completed = self.store.sessions()
+                self.store.drop_sessions_except(self.completed)
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+                raise CorruptData(
+                    f"cannot resume {str(out)!r}: its hands.sqlite is unreadable ({_reason(exc)}); "
+                    "start the run afresh in a new folder"
+                ) from None
             self.kept_rows = _complete_rows(out / "hands.csv", header, set(self.completed))
             kept = sum(r["hands_played"] for r in self.completed.values())
             if len(self.kept_rows) != kept:
@@ -198,7 +204,7 @@ class ResultsWriter:
 
 def _reason(exc: BaseException) -> str:
     """What went wrong with a file, in a few words (an OSError's strerror, SQLite's message)."""
-    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return getattr(exc, "strerror", None) or " ".join(str(exc).split()) or type(exc).__name__
 
 
 def write_summary(out: Path, result) -> None:
@@ -301,8 +307,13 @@ def _complete_rows(path: Path, header: list[str], sessions: set[int]) -> list[li
     """The rows of hands.csv that belong to complete sessions; a torn last line is dropped."""
     if not path.exists():
         return []
-    with path.open(newline="") as file:
-        rows = list(csv.reader(file))
+    try:
+        with path.open(newline="") as file:
+            rows = list(csv.reader(file))
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise CorruptData(
+            f"cannot resume: {path} is not a hands.csv ({' '.join(str(exc).split())})"
+        ) from None
     if rows and rows[0] != header:
         raise ConfigError(f"cannot resume: {path} has columns {rows[0]}, expected {header}")
     kept = []

@@ -154,7 +154,25 @@ class HandStore:
 
     def sessions(self) -> dict[int, dict]:
         """The reports of the complete sessions, by session number."""
-        return {s: json.loads(r) for s, r in self.db.execute("SELECT session, report FROM sessions")}
+        reports = {}
+        for session, text in self.db.execute("SELECT session, report FROM sessions"):
+            try:
+                report = json.loads(text)
+                if (
+                    not isinstance(report, dict)
+                    or set(report) != {"session", "hands_asked", "hands_played", "ended", "faults"}
+                    or not all(isinstance(report[k], int) for k in ("session", "hands_asked", "hands_played"))
+                    or not isinstance(report["ended"], str)
+                    or not isinstance(report["faults"], list)
+                    or not all(isinstance(f, int) for f in report["faults"])
+                ):
+                    raise ValueError("not a session report")
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise CorruptData(
+                    f"{self.path}: the report of session {session!r} is unreadable ({_why(exc)})"
+                ) from None
+            reports[session] = report
+        return reports
 
     def drop_sessions_except(self, keep: Iterable[int]) -> int:
         """Delete the hands and decisions of every session not in `keep` (a killed run's partial sessions)
