@@ -237,6 +237,9 @@ def test_an_outside_bot_runs_sandboxed_never_in_the_server(tmp_path):
     seat, and its process ends with the server. (Run in the server's process, as it was, the same bot finds
     the live hand state and every hole card.)"""
     hostile = f"{Path(__file__).with_name('hostile_bot.py')}:Peeker"
+    # processes this test run had before (multiprocessing's resource tracker, started by an earlier test's
+    # worker processes, lives as long as the run): not the server's bots
+    earlier = set(_descendants(os.getpid()))
     server = LiveServer(web_config(tmp_path, f"10-20/3/{hostile},call"))
     try:
         alice = server.person("alice")
@@ -244,7 +247,7 @@ def test_an_outside_bot_runs_sandboxed_never_in_the_server(tmp_path):
         with server.socket(alice, 1) as ws:
             play(ws, 6)
         stand_up(alice, 1)
-        bots = _descendants(os.getpid())
+        bots = [p for p in _descendants(os.getpid()) if p not in earlier]
         assert bots, "the outside bot has a process of its own"
     finally:
         server.stop()
