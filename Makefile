@@ -13,12 +13,22 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # $(call apt_need,CHECK,PACKAGE,FOR): install Debian's PACKAGE when the shell test CHECK fails, and fail
-# loudly when it still fails (CI has only what this Makefile installs)
+# loudly when it still fails (CI has only what this Makefile installs). When another program holds the
+# package manager's lock (an unattended upgrade, another apt-get), apt-get waits for it, up to APT_WAIT
+# seconds, instead of failing at once.
+APT_WAIT ?= 300
+APT_POLL ?= 5
+APT_GET = apt-get -o DPkg::Lock::Timeout=$(APT_WAIT)
 define apt_need
 	@$(1) || { \
-	  echo "installing Debian's $(2) for $(3)"; \
+	  echo "installing Debian's $(2) for $(3) (waiting up to $(APT_WAIT) s for the dpkg lock if another program holds it)"; \
 	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(2) \
+	  waited=0; until err=$$($$SUDO $(APT_GET) update -qq 2>&1); do \
+	    case "$$err" in *"Could not get lock"*) test $$waited -lt $(APT_WAIT) && { \
+	      echo "waiting for apt's package lists, locked by another program ($$waited of $(APT_WAIT) s)"; \
+	      sleep $(APT_POLL); waited=$$((waited + $(APT_POLL))); continue; };; esac; \
+	    echo "$$err" >&2; echo "error: could not update apt's package lists; $(3) need $(2)" >&2; exit 1; \
+	  done; $$SUDO $(APT_GET) install -y -qq $(2) \
 	  || { echo "error: could not install $(2) (apt-get install -y $(2)); $(3) need it" >&2; exit 1; }; }
 	@$(1) || { echo "error: still missing after apt-get install $(2): $(3) need it" >&2; exit 1; }
 endef

@@ -2,6 +2,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from pokerlab.interfaces.cli import main
 
 
@@ -112,3 +114,58 @@ def test_python_dash_m_pokerlab_is_the_command():
         [sys.executable, "-m", "pokerlab", "match"], capture_output=True, text=True, check=False
     )
     assert bad.returncode == 2 and "--agents" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "extra, says",
+    [
+        (["--small-bet", "0"], "--small-bet must be positive, got 0"),
+        (["--action-timeout", "-1"], "--action-timeout must be a positive number of seconds, got -1.0"),
+        (["--resume"], "--resume continues a run in its results folder: give --out"),
+        (["--block", "0"], "--block must be a positive integer, got 0"),
+    ],
+)
+def test_cli_errors_name_the_flags_the_user_typed(extra, says, capsys):
+    assert main(["match", "--agents", "call,raise", "--hands", "10", *extra]) == 2
+    assert capsys.readouterr().err == f"pokerlab: error: {says}\n"
+
+
+def test_cli_errors_leave_out_python_only_advice():
+    from pokerlab.interfaces.cli import _command_parser, build_parser, in_flags
+
+    parser = _command_parser(build_parser(), ["train", "td"])
+    said = "r already holds a training run: continue it with --resume (resume=True), or use another folder"
+    assert (
+        in_flags(said, parser)
+        == "r already holds a training run: continue it with --resume, or use another folder"
+    )
+    assert (
+        in_flags("unknown agent 'x'; known agents: call", parser) == "unknown agent 'x'; known agents: call"
+    )
+
+
+@pytest.mark.parametrize(
+    "extra, says",
+    [
+        (["--opponents", "call", "--hands", "0"], "--hands must be a positive integer, got 0"),
+        (["--opponents", "call", "--hands", "2", "--small-bet", "0"], "--small-bet must be positive, got 0"),
+        (["--opponents", "call:10", "--hands", "2"], "--opponents: a table seats you and 1 to 9 opponents"),
+        (["--opponents", "call,human", "--hands", "2"], "--opponents human: play seats one person"),
+    ],
+)
+def test_play_says_only_the_error_no_greeting(extra, says, capsys, monkeypatch):
+    """A bad play command prints its error and nothing before it; a second human at one terminal (who
+    would see the first one's hole cards) is refused."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"pokerlab: error: {says}") and err.count("\n") == 1, (out, err)
+
+
+def test_match_json_is_strict_json_when_a_statistic_is_undefined(capsys):
+    """One hand: no standard deviation. --json prints null there, never a bare NaN (which is not JSON)."""
+    assert main(["match", "--agents", "call,raise", "--hands", "1", "--json"]) == 0
+    out = capsys.readouterr().out
+    json.loads(out, parse_constant=lambda c: pytest.fail(f"bare {c} in --json output"))

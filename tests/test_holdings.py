@@ -108,3 +108,21 @@ def test_load_weights_round_trip_and_corrupt_files(tmp_path, rng):
     ):
         with pytest.raises(CorruptData, match=message):
             load_weights(tmp_path / name)
+
+
+@pytest.mark.parametrize("content", [b"garbage bytes, not numpy\n", b"", "objects"])
+def test_a_garbage_npy_weight_table_is_our_one_line_without_numpys_pickle_advice(tmp_path, content):
+    from pokerlab.errors import CorruptData
+    from pokerlab.holdings import load_weights
+
+    path = tmp_path / "w.npy"
+    if content == "objects":
+        np.save(path, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    else:
+        path.write_bytes(content)
+    with pytest.raises(CorruptData) as error:
+        load_weights(path)
+    assert str(error.value) == (
+        f"cannot read weight table {str(path)!r}: not a NumPy .npy file of numbers (made by numpy.save of a "
+        "float array)"
+    )

@@ -25,6 +25,11 @@ class CorruptData(PokerlabError, ValueError):
     """A stored file or table that cannot be read back as what it claims to be."""
 
 
+class StorageError(PokerlabError, OSError):
+    """A file or database could not be written (a full disk, a folder gone): what was written before stays
+    readable."""
+
+
 class SandboxUnavailable(PokerlabError, RuntimeError):
     """A layer of the sandbox for outside bots is missing and the sandbox is required."""
 

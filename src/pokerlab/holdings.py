@@ -121,7 +121,11 @@ def load_weights(path: str | Path) -> np.ndarray:
             text = path.read_text().translate(str.maketrans("[],", "   "))
             raw = np.array([float(x) for x in text.split()])
     except (OSError, ValueError, EOFError) as exc:
-        raise CorruptData(f"cannot read weight table {str(path)!r}: {exc}") from None
+        why = str(exc)
+        if path.suffix == ".npy" and ("pickle" in why or isinstance(exc, EOFError)):
+            # numpy's advice (load with allow_pickle) would run code from the file: never ours to give
+            why = "not a NumPy .npy file of numbers (made by numpy.save of a float array)"
+        raise CorruptData(f"cannot read weight table {str(path)!r}: {why}") from None
     try:
         return check_weights(raw, what=f"weight table in {str(path)!r}")
     except ConfigError as exc:

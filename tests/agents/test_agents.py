@@ -63,11 +63,27 @@ def test_human_reasks_on_typo():
     human = HumanAgent(stdin=io.StringIO("x\nraise it\nr\n"), stdout=out)
     assert human.act(view_to_act()) == RAISE
     text = out.getvalue()
-    assert text.count("try again") == 2 and "[f]old/[c]all/[r]aise" in text and "pot 15" in text
+    assert text.count("try again") == 2 and "[f]old/[c]all 5/[r]aise to 20" in text and "pot 15" in text
     capped = HumanAgent(stdin=io.StringIO("r\nc\n"), stdout=io.StringIO())
     assert capped.act(view_to_act([RAISE, RAISE, RAISE])) == CALL
     with pytest.raises(PlayerLeft):
         HumanAgent(stdin=io.StringIO(""), stdout=io.StringIO()).act(view_to_act())
+
+
+def test_human_prompt_says_the_amounts_and_long_names_keep_their_column():
+    """The prompt says what a call costs and what a bet or raise brings the bet to; a long name never runs
+    into the next column of the seating list."""
+    out = io.StringIO()
+    long = "a-rather-long-opponent-name-indeed"
+    human = HumanAgent(stdin=io.StringIO("c\n" * 40), stdout=out, names=["you", long])
+    pokerlab.play_match([human, "call"], hands=2, seed=1)
+    text = out.getvalue()
+    assert "[c]all 5/[r]aise to 20" in text or "[c]heck/[b]et 10" in text, text
+    seating = [line for line in text.splitlines() if long in line and ("blind" in line or "button" in line)]
+    assert seating and all(f"{long} (seat 1)  " in line for line in seating), seating
+    after_flop = HumanAgent(stdin=io.StringIO("c\n"), stdout=(flop := io.StringIO()))
+    after_flop.act(view_to_act([CALL, CALL]))  # the flop: a bet of one small bet
+    assert "[c]heck/[b]et 10" in flop.getvalue()
 
 
 def test_random_checks_where_only_a_check_is_legal():

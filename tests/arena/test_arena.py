@@ -157,3 +157,86 @@ def test_views_name_each_player_by_a_lasting_seat(tmp_path):
     decisions = read_decisions(tmp_path / "d" / "hands.sqlite")
     assert len(decisions) >= 20 * 4 and {d["seat"] for d in decisions} == {0, 1, 2, 3}
     assert all(d["info"] == {"seat": d["seat"]} for d in decisions)
+
+
+class InterruptedInCompiledCode(Agent):
+    """Ctrl-C landing inside a numba dispatcher: a SystemError whose cause is the KeyboardInterrupt."""
+
+    name = "loki-like"
+
+    def __init__(self, hook: bool = False) -> None:
+        self.hook = hook
+
+    def _interrupt(self):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("<numba dispatcher> returned a result with an exception set") from exc
+
+    def act(self, view):
+        if not self.hook:
+            self._interrupt()
+        return CALL
+
+    def observe(self, record):
+        if self.hook:
+            self._interrupt()
+
+
+@pytest.mark.parametrize("hook", [False, True], ids=["act", "observe"])
+def test_ctrl_c_inside_an_agent_is_an_interrupt_not_its_fault(tmp_path, hook, caplog):
+    with pytest.raises(KeyboardInterrupt):
+        play_match([InterruptedInCompiledCode(hook), "raise"], 20, seed=1, out=tmp_path / "r", block=5)
+    assert not (tmp_path / "r" / "faults.log").exists() and "loki-like" not in caplog.text
+    with pytest.raises(KeyboardInterrupt):  # the same when faults are tolerated: Ctrl-C is never a fault
+        play_match([InterruptedInCompiledCode(hook), "raise"], 20, seed=1, tolerate_faults=True)
+
+
+def test_cli_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
+    from pokerlab.agents import simple
+    from pokerlab.interfaces.cli import main
+
+    monkeypatch.setattr(simple.CallAgent, "act", lambda self, view: InterruptedInCompiledCode()._interrupt())
+    assert main(["match", "--agents", "call,raise", "--hands", "20", "--seed", "1"]) == 130
+    assert capsys.readouterr().err == "pokerlab: interrupted\n"
+
+
+def test_timeouts_say_round_durations():
+    import time
+
+    from pokerlab.arena.table import seconds_rounded
+
+    class Slow(Agent):
+        name = "slow"
+
+        def act(self, view):
+            time.sleep(0.02)
+            return CALL
+
+    with pytest.raises(BotFault) as stop:
+        play_match([Slow(), "call"], 3, seed=1, action_timeout=0.0123456789)
+    assert "(limit 0.0123 s)" in str(stop.value) and "0.0123456789" not in str(stop.value)
+    assert seconds_rounded("no answer within 0.4999988479999047 s") == "no answer within 0.5 s"
+    assert seconds_rounded("took 12.5 s of 10 s; hand 1.23456") == "took 12.5 s of 10 s; hand 1.23456"
+
+
+def test_a_real_ctrl_c_during_a_loki_match_is_one_line_and_exit_130():
+    """SIGINT to a running `pokerlab match` of Loki-1 (numba kernels on every decision): "interrupted",
+    exit 130, no fault of a bot (the unit test above makes the compiled-code case certain)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = "import sys; from pokerlab.interfaces.cli import main; sys.exit(main())"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "match", "--agents", "loki1,loki1,call", "--hands", "100000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a background job ignores it
+    )
+    time.sleep(2.5)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert (process.returncode, err) == (130, "pokerlab: interrupted\n")

@@ -2,6 +2,7 @@
 run's; a killed run's files stay readable."""
 
 import csv
+import json
 import os
 import signal
 import subprocess
@@ -134,3 +135,102 @@ def test_bankroll_plot_with_bands_and_no_hands(tmp_path):
     nets = np.array([[10, -10], [-20, 20], [5, -5], [5, -5]])
     output.plot_bankroll(nets, ["a", "b"], 10, tmp_path / "p.png", np.array([0, 0, 1, 1]), "title")
     assert (tmp_path / "empty.png").stat().st_size > 5000 and (tmp_path / "p.png").stat().st_size > 5000
+
+
+def test_resume_refuses_when_hands_csv_is_gone(tmp_path, capsys):
+    """hands.csv deleted after a finished run: --resume refuses in one line and leaves summary.json alone
+    (never a summary of 0 hands with bare NaN)."""
+    folder = tmp_path / "r"
+    args = ["match", "--agents", "random,call", "--hands", "60", "--sessions", "2", "--seed", "1"]
+    assert main([*args, "--out", str(folder)]) == 0
+    before = (folder / "summary.json").read_bytes()
+    (folder / "hands.csv").unlink()
+    capsys.readouterr()
+    assert main([*args, "--out", str(folder), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "hands.csv is missing" in err and "60 hands" in err, err
+    assert (folder / "summary.json").read_bytes() == before
+    # a folder whose hands.csv holds fewer hands than its complete sessions: refused too
+    (folder / "hands.csv").write_text("hand,deal,session,positions,random,call\n")
+    assert main([*args, "--out", str(folder), "--resume"]) == 2
+    assert "holds 0" in capsys.readouterr().err
+
+
+def test_summary_json_is_strict_json_with_no_hands(tmp_path):
+    """A summary of a folder with no hands has nulls where a statistic is undefined, never NaN."""
+    folder = tmp_path / "r"
+    play_match(LINEUP, 30, seed=1, out=folder)
+    (folder / "hands.csv").write_text("hand,deal,session,positions,random,call,raise\n")
+    output.summarize_folder(folder)
+    text = (folder / "summary.json").read_text()
+    assert "NaN" not in text
+    json.loads(text, parse_constant=lambda c: pytest.fail(f"bare {c} in summary.json"))
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A real 256 KiB file system (tmpfs; needs root), unmounted after the test."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    made = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True, check=False
+    )
+    if made.returncode:
+        pytest.skip("no tmpfs to fill (mount needs root); the seam test below covers the same path")
+    yield mount
+    subprocess.run(["umount", "--lazy", str(mount)], check=False)  # lazy: a file still open
+
+
+def test_match_on_a_full_disk_is_one_line_and_keeps_what_was_written(tiny_disk, capsys):
+    folder = tiny_disk / "r"
+    args = ["match", "--agents", "random,call", "--hands", "20000", "--seed", "1", "--out", str(folder)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "disk is full" in err and "stay readable" in err, err
+    kept = list(read_hands(folder / "hands.sqlite"))
+    assert kept and [n for n, _ in kept] == list(range(len(kept)))
+    with (folder / "hands.csv").open() as file:
+        assert len(list(csv.reader(file))) - 1 >= len(kept)
+
+
+def test_a_write_that_fails_mid_run_is_one_line(tmp_path, monkeypatch, capsys):
+    """The same through the seam, for machines without root: SQLite reports a full disk on the 3rd block."""
+    import sqlite3
+
+    from pokerlab.arena import store
+
+    real_add, calls = store.HandStore.add, []
+
+    def add(self, hands, decisions=()):
+        calls.append(1)
+        if len(calls) == 3:
+            raise sqlite3.OperationalError("database or disk is full")
+        real_add(self, hands, decisions)
+
+    monkeypatch.setattr(store.HandStore, "add", add)
+    folder = tmp_path / "r"
+    args = ["match", "--agents", "random,call", "--hands", "400", "--block", "100", "--seed", "1"]
+    assert main([*args, "--out", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"pokerlab: error: cannot write the results folder {str(folder)!r}: database or disk is full; "
+        f"the hands written before stay readable (pokerlab summarize {folder})\n"
+    )
+    assert len(list(read_hands(folder / "hands.sqlite"))) == 200
+
+
+@pytest.mark.parametrize("agents, shaded", [(2, True), (4, False)])
+def test_bankroll_bands_of_many_agents_are_edges_not_overlapping_areas(tmp_path, monkeypatch, agents, shaded):
+    """Up to two agents, each band is a shaded area; with more (the pooled plot's kinds), shaded bands
+    overlap into one muddy area, so each is drawn as its two dotted edges in the agent's colour."""
+    import matplotlib.figure
+    import numpy as np
+
+    seen = []
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", lambda fig, *a, **k: seen.append(fig.axes[0]))
+    nets = np.random.default_rng(1).integers(-20, 21, size=(200, agents))
+    output.plot_bankroll(nets, [f"k{j}" for j in range(agents)], 10, tmp_path / "p.png")
+    ax = seen[0]
+    assert len(ax.collections) == (agents if shaded else 0)
+    dotted = [line for line in ax.get_lines() if line.get_linestyle() == ":"]
+    assert len(dotted) == (0 if shaded else 2 * agents)

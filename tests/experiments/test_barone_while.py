@@ -126,3 +126,15 @@ def test_preflop_rates_of_players_that_always_fold_or_always_raise():
     player.cube.genes[:] = [0.0, GENE_MAX, 0.5, 0.5, 0.0, GENE_MAX, GENE_MAX]  # always raise
     raiser = preflop_rates(player.learned_state(), 2, seed=3)
     assert raiser["vpip"] == 1.0 and raiser["pfr"] > 0.7  # capped pots leave only a call
+
+
+def test_fig1_of_runs_with_other_settings_have_other_titles(tmp_path, monkeypatch):
+    from pokerlab.agents.evolving import EvolvingConfig
+    from pokerlab.experiments import barone_while
+
+    titles = []
+    monkeypatch.setattr(barone_while, "plot_epochs", lambda runs, path, title, **kw: titles.append(title))
+    bw_1(epochs=3, seed=2, runs=1, out=tmp_path / "default")
+    bw_1(epochs=3, seed=2, runs=1, out=tmp_path / "truncation", config=EvolvingConfig(es_scheme="truncation"))
+    assert titles[0] != titles[1] and titles[1].endswith("es_scheme=truncation")
+    assert barone_while.config_note(EvolvingConfig()) == ""

@@ -781,3 +781,32 @@ def test_without_seat_comments_the_client_seats_as_the_acpc_dealer():
     assert len(agent.seats) == 6
     for h, (position, seats) in enumerate(agent.seats):
         assert seats == tuple((q + h) % n for q in range(n)) and seats[position] == seat
+
+
+@pytest.mark.parametrize(
+    "bad, says",
+    [
+        ("cmd:'unterminated", ": cannot split its command (no closing quotation)"),
+        ("cmd:  ", " names no program"),
+    ],
+)
+def test_acpc_match_with_a_bad_cmd_is_one_line_and_leaves_no_client(bad, says, capfd):
+    client = (sys.executable, "-m", "pokerlab.interfaces.cli", "acpc", "play")
+    before = set(_running_prefix(*client))
+    status, out, err, _ = _acpc_match(capfd, "call", bad)
+    assert status == 2 and err.startswith(f"pokerlab: error: agent {bad!r}{says}") and "\n" not in err, err
+    time.sleep(0.5)
+    assert set(_running_prefix(*client)) - before == set(), "an acpc play client outlived the match"
+
+
+def _running_prefix(*prefix: str) -> list[int]:
+    """The live processes whose command line starts with `prefix`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")[:-1]
+            if words[: len(prefix)] == [w.encode() for w in prefix]:
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found

@@ -154,3 +154,24 @@ def test_cli_train_td(tmp_path, capsys):
     assert len(rows) == 4 and rows[1].startswith("run,1,40,call,")
     assert (summary / "curves.png").is_file() and (summary / "run-curve.csv").is_file()
     assert main(["train", "summary", str(tmp_path / "z"), "--out", str(summary)]) == 2
+
+
+def test_train_td_curve_ends_with_the_trained_player_and_labels_its_axis_truly(tmp_path, monkeypatch):
+    """A run shorter than --eval-every: the curve has its evaluation at 0 and one at the end, and the x axis
+    says "log scale" only when it is one."""
+    import matplotlib.figure
+
+    drawn = []
+
+    def savefig(fig, *args, **kwargs):
+        bottom = fig.axes[-1]
+        drawn.append((bottom.get_xlabel(), bottom.get_xscale()))
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+    out = tmp_path / "run"
+    args = ["train", "td", "--preset", "faithful", "--hands", "40", "--seed", "1", "--out", str(out)]
+    assert main([*args, "--eval-deals", "5", "--eval-every", "100000", "--json"]) == 0
+    hands = sorted({int(row.split(",")[0]) for row in (out / "curve.csv").read_text().splitlines()[1:]})
+    assert hands == [0, 40]
+    assert drawn[-1] == ("training hands (log scale from the first evaluation)", "symlog")
+    assert all(scale == "symlog" or "log scale" not in label for label, scale in drawn), drawn

@@ -91,12 +91,13 @@ class HumanAgent(Agent):
         self.round = 0
         self.shown_round = 0
         self._say(f"\n=== hand {start.hand + 1} " + "=" * 50)
+        width = max(24, *(len(self._who(p)) + 2 for p in range(n)))  # a long name never runs into its role
         for p in range(n):
             roles = ["button"] if p == n - 1 else []
             roles += ["small blind"] if p == small else ["big blind"] if p == big else []
             role = ", ".join(roles)
             stack = "" if start.stacks is None else f"  stack {start.stacks[p]}"
-            self._say(f"  {self._who(p):<24}{role:<24}{stack}".rstrip())
+            self._say(f"  {self._who(p):<{width}}{role:<24}{stack}".rstrip())
         self._say(
             f"blinds {config.small_blind}/{config.big_blind}; you hold {format_cards(start.hole)}; "
             f"pot {self.pot}"
@@ -149,7 +150,17 @@ class HumanAgent(Agent):
         self._show_board(view.board, view.round)
         free = view.to_call == 0
         raise_word = "bet" if view.raises == 0 else "raise"
-        names = {FOLD: "fold", CALL: "check" if free else "call", RAISE: raise_word}
+        bets = view.bets
+        size = view.config.small_bet if view.round < 2 else view.config.big_bet
+        total = max(bets) + size  # what a bet or raise brings this round's bet to
+        if view.stacks is not None:
+            total = min(total, bets[view.position] + view.stacks[view.position])  # all-in for less
+        amount = f" {total}" if raise_word == "bet" else f" to {total}"
+        names = {
+            FOLD: "fold",
+            CALL: "check" if free else f"call {view.to_call}",
+            RAISE: raise_word + amount,
+        }
         offered = [a for a in view.legal_actions if not (free and a == FOLD)]
         choices = "/".join(f"[{names[a][0]}]{names[a][1:]}" for a in offered)
         owe = f", {view.to_call} to call" if view.to_call else ""

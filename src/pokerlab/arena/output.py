@@ -11,6 +11,7 @@ number, so a match writes the same files for any number of workers.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import sqlite3
 from pathlib import Path
@@ -19,7 +20,7 @@ import numpy as np
 
 from pokerlab.arena.store import HandStore
 from pokerlab.engine import GameConfig
-from pokerlab.errors import ConfigError
+from pokerlab.errors import ConfigError, CorruptData, PokerlabError, StorageError
 
 
 def run_meta(
@@ -64,13 +65,24 @@ class ResultsWriter:
         self.completed: dict[int, dict] = {}
         self.kept_rows: list[list[str]] = []
         self._positions: dict[tuple[int, ...], str] = {}  # the text of each seating, made once
+        self.failed = False
         try:
             self._open(meta, resume)
-        except OSError as exc:
+        except (OSError, sqlite3.Error, UnicodeDecodeError) as exc:
+            if isinstance(exc, PokerlabError):
+                raise
             raise ConfigError(
-                f"cannot write the results folder {str(out)!r}: {exc.strerror or exc}; --out takes a folder "
+                f"cannot write the results folder {str(out)!r}: {_reason(exc)}; --out takes a folder "
                 "that can be created and written (a new one, or one of a killed run with --resume)"
             ) from None
+
+    def _storage_error(self, exc: BaseException) -> StorageError:
+        """The one line for a write that failed mid-run (a full disk): what is kept, and how to see it."""
+        self.failed = True
+        return StorageError(
+            f"cannot write the results folder {str(self.out)!r}: {_reason(exc)}; the hands written before "
+            f"stay readable (pokerlab summarize {self.out})"
+        )
 
     def _open(self, meta: dict, resume: bool) -> None:
         out, labels = self.out, self.labels
@@ -82,10 +94,25 @@ class ResultsWriter:
                     "or continue a killed run with --resume"
                 )
             self._check_meta(meta)
-            self.store = HandStore(out / "hands.sqlite")
-            self.completed = self.store.sessions()
-            self.store.drop_sessions_except(self.completed)
+            try:
+                self.store = HandStore(out / "hands.sqlite")
+                self.completed = self.store.sessions()
+                self.store.drop_sessions_except(self.completed)
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+                raise CorruptData(
+                    f"cannot resume {str(out)!r}: its hands.sqlite is unreadable ({_reason(exc)}); "
+                    "start the run afresh in a new folder"
+                ) from None
             self.kept_rows = _complete_rows(out / "hands.csv", header, set(self.completed))
+            kept = sum(r["hands_played"] for r in self.completed.values())
+            if len(self.kept_rows) != kept:
+                # hands.csv lost (deleted, truncated) what hands.sqlite says is complete: never carry on
+                # with a summary of fewer hands than were played
+                where = "is missing" if not (out / "hands.csv").exists() else f"holds {len(self.kept_rows):,}"
+                raise ConfigError(
+                    f"cannot resume {str(out)!r}: hands.csv {where}, but hands.sqlite holds {kept:,} hands "
+                    "of complete sessions; restore hands.csv, or start the run afresh in a new folder"
+                )
             partial = out / "hands.csv.partial"
             with partial.open("w", newline="") as file:
                 csv.writer(file).writerows([header, *self.kept_rows])
@@ -117,10 +144,19 @@ class ResultsWriter:
 
     def session_done(self, report: dict) -> None:
         """Mark a session complete, after its last block was written (what --resume skips)."""
-        self.store.add_session(report)
+        try:
+            self.store.add_session(report)
+        except (OSError, sqlite3.Error) as exc:
+            raise self._storage_error(exc) from None
 
     def add(self, outcomes) -> None:
         """Append one block of `HandOutcome`s: commit them to SQLite, then flush them to the CSV."""
+        try:
+            self._add(outcomes)
+        except (OSError, sqlite3.Error) as exc:
+            raise self._storage_error(exc) from None
+
+    def _add(self, outcomes) -> None:
         self.store.add(
             ((o.hand, o.deal, o.session, o.history) for o in outcomes if o.history is not None),
             [
@@ -136,11 +172,25 @@ class ResultsWriter:
         self.csv_file.flush()
 
     def close(self) -> None:
-        self.csv_file.close()
-        self.store.close()
+        """Close both files; after a failed write (`failed`) whatever else fails is left unsaid, since the
+        first failure is the one reported."""
+        try:
+            try:
+                self.csv_file.close()
+            finally:
+                self.store.close()
+        except (OSError, sqlite3.Error) as exc:
+            if not self.failed:
+                raise self._storage_error(exc) from None
 
     def finish(self, result) -> None:
         """Sort hands.csv by hand number; write summary.json and bankroll.png for a finished match."""
+        try:
+            self._finish(result)
+        except (OSError, sqlite3.Error) as exc:
+            raise self._storage_error(exc) from None
+
+    def _finish(self, result) -> None:
         path = self.out / "hands.csv"
         with path.open(newline="") as file:
             header, *rows = list(csv.reader(file))
@@ -152,11 +202,17 @@ class ResultsWriter:
         write_summary(self.out, result)
 
 
+def _reason(exc: BaseException) -> str:
+    """What went wrong with a file, in a few words (an OSError's strerror, SQLite's message)."""
+    return getattr(exc, "strerror", None) or " ".join(str(exc).split()) or type(exc).__name__
+
+
 def write_summary(out: Path, result) -> None:
     """summary.json and bankroll.png of a `MatchResult` (finished, or rebuilt by `summarize_folder`)."""
     summary = result.to_json()
     del summary["out"]  # the folder may move: summary.json does not name it
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    # strict JSON: a statistic that is undefined (no hands, one deal) is null, never a bare NaN
+    (out / "summary.json").write_text(json.dumps(finite_json(summary), indent=2, allow_nan=False) + "\n")
     deals = len(np.unique(result.deal_of_hand))
     kind = "duplicate match" if result.duplicate else "match"
     who = " vs ".join(result.labels) if len(result.labels) <= 4 else f"{len(result.labels)} agents"
@@ -164,6 +220,18 @@ def write_summary(out: Path, result) -> None:
     plot_bankroll(
         result.nets, result.labels, result.config.small_bet, out / "bankroll.png", result.deal_of_hand, title
     )
+
+
+def finite_json(value):
+    """`value` (JSON-able) with every NaN or infinite float replaced by None: strict JSON, which every
+    reader parses (a bare NaN is not JSON)."""
+    if isinstance(value, float):
+        return value if np.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite_json(v) for v in value]
+    return value
 
 
 def summarize_folder(out: str | Path):
@@ -178,10 +246,18 @@ def summarize_folder(out: str | Path):
         meta = json.loads((out / "config.json").read_text())
         labels, seed, duplicate = meta["agents"], meta["seed"], meta["duplicate"]
         config = GameConfig.from_dict(meta["game"])
+        hands = meta.get("hands", 0)  # None in an ACPC client's folder (the dealer decides how many)
+        if not isinstance(labels, list) or not labels or not all(isinstance(x, str) for x in labels):
+            raise ValueError(f"agents must be a list of names, got {labels!r}")
+        for key, value, kind in (("seed", seed, int), ("duplicate", duplicate, bool), ("hands", hands, int)):
+            if key == "hands" and value is None:
+                continue
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise ValueError(f"{key} must be {kind.__name__}, got {value!r}")
     except FileNotFoundError:
         raise ConfigError(f"{str(out)!r} is not a results folder (no config.json)") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"{out / 'config.json'} is unreadable ({exc!r})") from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        raise CorruptData(f"{out / 'config.json'} is unreadable ({' '.join(repr(exc).split())})") from None
     header = ["hand", "deal", "session", "positions", *labels]
     try:
         with (out / "hands.csv").open(newline="") as file:
@@ -198,30 +274,31 @@ def summarize_folder(out: str | Path):
         except ValueError:
             continue  # a line torn by a kill
     parsed.sort()
-    reports = []
+    found = []
     if (out / "hands.sqlite").exists():
         db = sqlite3.connect(f"file:{out / 'hands.sqlite'}?mode=ro", uri=True)
         try:
             found = db.execute("SELECT report FROM sessions ORDER BY session").fetchall()
-        except sqlite3.DatabaseError:
-            found = []
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            found = []  # an unreadable store: the summary of hands.csv, without session reports
         finally:
             db.close()
-        reports = [json.loads(r) for (r,) in found]
     faults = [0] * len(labels)
-    for report in reports:
-        faults = [a + b for a, b in zip(faults, report["faults"], strict=True)]
-    result = MatchResult.of_rows(
-        labels,
-        config,
-        seed,
-        duplicate,
-        parsed,
-        faults,
-        out,
-        [SessionReport(**{**r, "faults": tuple(r["faults"])}) for r in reports],
-        meta.get("hands", 0),
-    )
+    reports = []
+    for (text,) in found:
+        try:
+            report = SessionReport(**json.loads(text))
+            report = dataclasses.replace(report, faults=tuple(int(f) for f in report.faults))
+            faults = [a + b for a, b in zip(faults, report.faults, strict=True)]
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise CorruptData(
+                f"{out / 'hands.sqlite'}: a session report is unreadable ({' '.join(str(exc).split())})"
+            ) from None
+        reports.append(report)
+    try:
+        result = MatchResult.of_rows(labels, config, seed, duplicate, parsed, faults, out, reports, hands)
+    except (ValueError, TypeError) as exc:  # hands.csv rows that do not fit config.json's players
+        raise CorruptData(f"{out / 'hands.csv'} does not fit {out / 'config.json'} ({exc})") from None
     write_summary(out, result)
     return result
 
@@ -230,8 +307,13 @@ def _complete_rows(path: Path, header: list[str], sessions: set[int]) -> list[li
     """The rows of hands.csv that belong to complete sessions; a torn last line is dropped."""
     if not path.exists():
         return []
-    with path.open(newline="") as file:
-        rows = list(csv.reader(file))
+    try:
+        with path.open(newline="") as file:
+            rows = list(csv.reader(file))
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise CorruptData(
+            f"cannot resume: {path} is not a hands.csv ({' '.join(str(exc).split())})"
+        ) from None
     if rows and rows[0] != header:
         raise ConfigError(f"cannot resume: {path} has columns {rows[0]}, expected {header}")
     kept = []
@@ -241,8 +323,10 @@ def _complete_rows(path: Path, header: list[str], sessions: set[int]) -> list[li
     return kept
 
 
-#: Most agents whose 95 % bands a bankroll plot shades.
+#: Most agents whose 95 % bands a bankroll plot draws.
 MAX_BANDS = 5
+#: Most agents whose bands are shaded areas; with more, each band is its two dotted edges.
+MAX_SHADED = 2
 
 
 def plot_bankroll(
@@ -260,8 +344,8 @@ def plot_bankroll(
     The band is the cumulative sum ± 1.96 · sd · sqrt(u), where sd is the standard deviation of an agent's
     result per unit of independence (a deal: all replays of a duplicate deal together, see
     `pokerlab.arena.stats`) and u the units played so far (drawn for up to `MAX_BANDS` agents; more
-    overlap into a blur). The legend, outside the axes, gives each
-    agent's rate in small bets per hand with its 95 % CI.
+    overlap into a blur): a shaded area for up to `MAX_SHADED` agents, else its two dotted edges. The
+    legend, outside the axes, gives each agent's rate in small bets per hand with its 95 % CI.
     """
     import matplotlib
 
@@ -281,6 +365,7 @@ def plot_bankroll(
     hands = np.arange(1, count + 1)
     every = max(1, count // 2000)  # at most about 2,000 points a line: the same to the eye, far cheaper
     bands = len(labels) <= MAX_BANDS
+    shade = len(labels) <= MAX_SHADED
     for j, label in enumerate(labels):
         line = np.cumsum(nets[:, j]) / small_bet
         sd = per_unit[:, j].std(ddof=1) if len(per_unit) > 1 else 0.0
@@ -292,7 +377,11 @@ def plot_bankroll(
         if bands:
             band = Z95 * sd * np.sqrt(units_so_far)
             low, high = (line - band)[::every], (line + band)[::every]
-            ax.fill_between(hands[::every], low, high, color=drawn.get_color(), alpha=0.12, linewidth=0)
+            if shade:
+                ax.fill_between(hands[::every], low, high, color=drawn.get_color(), alpha=0.12, linewidth=0)
+            else:  # shaded, three or more bands overlap into one muddy area: their edges stay apart
+                for edge in (low, high):
+                    ax.plot(hands[::every], edge, color=drawn.get_color(), linewidth=0.7, linestyle=":")
     ax.axhline(0, color="grey", linewidth=0.6)
     ax.set_xlabel("hands played")
     ax.set_ylabel(ylabel)
@@ -306,7 +395,11 @@ def plot_bankroll(
         fontsize=8,
         frameon=False,
         title="agent, rate ± 95 % CI\n"
-        + ("(shaded: 95 % band)" if bands else f"(95 % bands drawn for {MAX_BANDS} agents or fewer)"),
+        + (
+            f"({'shaded' if shade else 'dotted'}: 95 % band)"
+            if bands
+            else f"(95 % bands drawn for {MAX_BANDS} agents or fewer)"
+        ),
         title_fontsize=8,
     )
     fig.tight_layout()

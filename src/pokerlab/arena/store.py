@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pokerlab.engine import GameConfig, HandRecord, HandState, record_of, replay
-from pokerlab.errors import CorruptData
+from pokerlab.errors import CorruptData, PokerlabError
 
 #: Version of the layout below (``PRAGMA user_version``).
 STORE_VERSION = 3
@@ -154,7 +154,25 @@ class HandStore:
 
     def sessions(self) -> dict[int, dict]:
         """The reports of the complete sessions, by session number."""
-        return {s: json.loads(r) for s, r in self.db.execute("SELECT session, report FROM sessions")}
+        reports = {}
+        for session, text in self.db.execute("SELECT session, report FROM sessions"):
+            try:
+                report = json.loads(text)
+                if (
+                    not isinstance(report, dict)
+                    or set(report) != {"session", "hands_asked", "hands_played", "ended", "faults"}
+                    or not all(isinstance(report[k], int) for k in ("session", "hands_asked", "hands_played"))
+                    or not isinstance(report["ended"], str)
+                    or not isinstance(report["faults"], list)
+                    or not all(isinstance(f, int) for f in report["faults"])
+                ):
+                    raise ValueError("not a session report")
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise CorruptData(
+                    f"{self.path}: the report of session {session!r} is unreadable ({_why(exc)})"
+                ) from None
+            reports[session] = report
+        return reports
 
     def drop_sessions_except(self, keep: Iterable[int]) -> int:
         """Delete the hands and decisions of every session not in `keep` (a killed run's partial sessions)
@@ -169,10 +187,17 @@ class HandStore:
         return deleted
 
     def close(self) -> None:
-        """Commit, fold the write-ahead log back into the file and close (no -wal file is left)."""
-        self.db.commit()
-        self.db.execute("PRAGMA journal_mode = DELETE")
-        self.db.close()
+        """Commit, fold the write-ahead log back into the file and close (no -wal file is left). The
+        connection is closed even when that fails (a full disk): the committed blocks stay readable, from
+        the file and its -wal file."""
+        try:
+            self.db.commit()
+            self.db.execute("PRAGMA journal_mode = DELETE")
+        except sqlite3.Error:
+            self.db.rollback()
+            raise
+        finally:
+            self.db.close()
 
 
 def _open(path: str | Path) -> sqlite3.Connection:
@@ -182,54 +207,107 @@ def _open(path: str | Path) -> sqlite3.Connection:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         db.close()
-        raise CorruptData(f"{path} is not an SQLite hand store ({exc})") from None
+        raise CorruptData(f"{path} is not an SQLite hand store ({_why(exc)})") from None
     if version != STORE_VERSION:
         db.close()
         raise CorruptData(f"{path}: hand store version {version}; this pokerlab reads {STORE_VERSION}")
     return db
 
 
+def _config_of(path: Path, number: int, text) -> GameConfig:
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"a JSON object, got {type(data).__name__}")
+        return GameConfig.from_dict(data)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise CorruptData(f"{path}: game config {number} is unreadable ({_why(exc)})") from None
+
+
+def _why(exc: BaseException) -> str:
+    """An exception as a few words on one line."""
+    text = " ".join(str(exc).split())
+    return text if isinstance(exc, CorruptData | ValueError) and text else f"{type(exc).__name__}: {text}"
+
+
 def read_hands(path: str | Path) -> Iterator[tuple[int, HandRecord]]:
-    """(hand number, record) of every stored hand, in order, rebuilt by replay."""
+    """(hand number, record) of every stored hand, in order, rebuilt by replay. A row that cannot be read
+    back (a field of the wrong type, a hand the rules reject) raises `CorruptData` naming the file, the hand
+    and the field."""
+    path = Path(path)
     db = _open(path)
     try:
-        configs = {
-            i: GameConfig.from_dict(json.loads(c)) for i, c in db.execute("SELECT id, config FROM configs")
-        }
+        configs = {i: _config_of(path, i, c) for i, c in db.execute("SELECT id, config FROM configs")}
         for hand, config, names, stacks, holes, board, actions in db.execute(
             "SELECT hand, config, names, stacks, holes, board, actions FROM hands ORDER BY hand"
         ):
-            stacks = _parse_ints(stacks)
-            state = replay(
-                configs[config],
-                stacks,
-                _parse_cards(holes),
-                _parse_cards(board),
-                [(b >> 2, b & 3) for b in actions],
-            )
-            yield hand, record_of(state, stacks, json.loads(names))
+            yield hand, _record(path, configs, hand, config, names, stacks, holes, board, actions)
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        raise CorruptData(f"{path} is not a readable hand store ({_why(exc)})") from None
     finally:
         db.close()
+
+
+def _record(path: Path, configs, hand, config, names, stacks, holes, board, actions) -> HandRecord:
+    """One stored row as a record, each field checked (see `read_hands`)."""
+    field = "config"
+    try:
+        if config not in configs:
+            raise CorruptData(f"no game config {config!r}")
+        field = "stacks"
+        if not isinstance(stacks, str):
+            raise CorruptData(f"{stacks!r} is not text")
+        stacks = _parse_ints(stacks)
+        field = "names"
+        names = json.loads(names) if isinstance(names, str | bytes) else names
+        if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+            raise CorruptData("not a JSON list of names")
+        for field, blob in (("holes", holes), ("board", board), ("actions", actions)):  # noqa: B007 - `field` names the bad one in the except
+            if not isinstance(blob, bytes):
+                raise CorruptData(f"{blob!r} is not bytes")
+        field = "holes, board or actions"
+        state = replay(
+            configs[config],
+            stacks,
+            _parse_cards(holes),
+            _parse_cards(board),
+            [(b >> 2, b & 3) for b in actions],
+        )
+        field = "names"
+        if names and len(names) != len(stacks):
+            raise CorruptData(f"{len(names)} names for {len(stacks)} players")
+        return record_of(state, stacks, names)
+    except (PokerlabError, ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
+        raise CorruptData(f"{path}: hand {hand}: bad {field} ({_why(exc)})") from None
 
 
 def read_decisions(path: str | Path) -> list[dict]:
     """Every logged decision, in hand and action order: {"hand", "seat", "action_index", "action",
-    "probabilities", "info"}."""
+    "probabilities", "info"}; `CorruptData` naming the file and the hand for a row that cannot be read."""
+    path = Path(path)
     db = _open(path)
     try:
         rows = db.execute("SELECT * FROM decisions ORDER BY hand, action_index").fetchall()
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        raise CorruptData(f"{path} is not a readable hand store ({_why(exc)})") from None
     finally:
         db.close()
-    return [
-        {
-            "hand": hand,
-            "seat": seat,
-            "action_index": index,
-            "action": action,
-            "probabilities": None if p is None else json.loads(p),
-            "info": None if info is None else json.loads(info),
-        }
-        for hand, seat, index, action, p, info in rows
-    ]
+    out = []
+    for row in rows:
+        try:
+            hand, seat, index, action, p, info = row
+            out.append(
+                {
+                    "hand": hand,
+                    "seat": seat,
+                    "action_index": index,
+                    "action": action,
+                    "probabilities": None if p is None else json.loads(p),
+                    "info": None if info is None else json.loads(info),
+                }
+            )
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise CorruptData(f"{path}: a decision of hand {row[0]!r} is unreadable ({_why(exc)})") from None
+    return out

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +36,26 @@ from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_vi
 from pokerlab.errors import BotFault, IllegalAction
 
 log = logging.getLogger(__name__)
+
+
+def seconds_rounded(text: str) -> str:
+    """`text` with every duration in seconds of more than three decimals shown to three significant
+    digits ("no answer within 0.4999988479999047 s" reads "... within 0.5 s")."""
+    return re.sub(r"\d+\.\d{4,}(?= s\b)", lambda m: f"{float(m.group()):.3g}", text)
+
+
+def _raise_if_interrupted(exc: BaseException) -> None:
+    """KeyboardInterrupt if `exc` was caused by one: Ctrl-C that lands inside compiled code (a numba
+    dispatcher turns it into a `SystemError` with the interrupt as its cause) stops the match as Ctrl-C, and
+    is never counted as the bot's fault."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+
+
 #: Faults logged per seat and session before the table only counts them.
 LOGGED_FAULTS = 3
 #: Faults a seat may make in a session (after its first hand) before the table stops, unless tolerated.
@@ -145,6 +166,7 @@ class Table:
             self.gone[j] = True
             self._fault(j, f"left the table ({exc})", CALL)
         except Exception as exc:  # noqa: BLE001 - the agent's own hook failed
+            _raise_if_interrupted(exc)
             self._fault(j, f"raised {exc!r} in {method}", None, traceback.format_exc())
 
     def start_hand(self, state: HandState, seats: Sequence[int]) -> None:
@@ -201,12 +223,13 @@ class Table:
 
     def _failed(self, j: int, view, exc: Exception) -> int:
         """Check or fold for a player that failed to answer, and count the fault."""
+        _raise_if_interrupted(exc)
         action = check_or_fold(view.to_call)
         if isinstance(exc, Disconnected):
             self.gone[j] = True
             self._fault(j, f"left the table ({exc})", action)
         elif isinstance(exc, Timeout):
-            self._fault(j, f"timed out ({exc})", action)
+            self._fault(j, f"timed out ({seconds_rounded(str(exc))})", action)
         elif isinstance(exc, AgentFailure):  # its cause (in process) or its message (isolated) tells
             cause = exc.__cause__
             text = "".join(traceback.format_exception(cause)) if cause else str(exc).strip()

@@ -16,6 +16,7 @@ Every run writes its files to ``out`` (summary.json, epochs.json, PNGs, the evol
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 from dataclasses import dataclass, field
@@ -164,6 +165,20 @@ def e1_targets(w: np.ndarray) -> dict:
     }
 
 
+def config_note(config: EvolvingConfig | None) -> str:
+    """The settings that differ from the default `EvolvingConfig`, for a plot's title ("" for none): two
+    runs with other settings never share a title."""
+    if config is None:
+        return ""
+    default = EvolvingConfig()
+    changed = [
+        f"{f.name}={getattr(config, f.name)}"
+        for f in dataclasses.fields(config)
+        if getattr(config, f.name) != getattr(default, f.name)
+    ]
+    return f"\n{', '.join(changed)}" if changed else ""
+
+
 def bw_1(
     epochs: int = 1000,
     seed: int = 0,
@@ -214,7 +229,7 @@ def bw_1(
             runs_out,
             out / "fig1.png",
             f"bw-1: random start at the mixed table (Barone & While 2000 Fig. 1), "
-            f"seeds {seed}..{seed + runs - 1}",
+            f"{epochs:,} epochs, seeds {seed}..{seed + runs - 1}{config_note(config)}",
         )
         for run, state in zip(runs_out, states, strict=True):
             _save(state, out / f"player-seed{run.seed}.npz", config)
@@ -388,7 +403,9 @@ def bw_2(
     result = BWResult("bw-2", seed, epochs, summary, lines, out)
     if out:
         plot_epochs(
-            runs_out, out / "epochs.png", f"bw-2: player A evolving at the mixed table, {epochs} epochs"
+            runs_out,
+            out / "epochs.png",
+            f"bw-2: player A evolving at the mixed table, {epochs} epochs{config_note(config)}",
         )
     _write(out, result, runs_out)
     return result

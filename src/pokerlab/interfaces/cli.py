@@ -18,6 +18,7 @@ from pokerlab.agents.human import PlayerLeft
 from pokerlab.agents.loki1 import FIG1_READINGS
 from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_table, write_table
+from pokerlab.arena.output import finite_json
 from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.cards import format_cards, parse_cards
 from pokerlab.errors import BotFault, ConfigError, PokerlabError
@@ -234,7 +235,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         pin=args.pin,
     )
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(finite_json(result.to_json()), allow_nan=False))
         return 0
     if args.duplicate:
         n = len(result.labels)
@@ -272,7 +273,7 @@ def cmd_summarize(args: argparse.Namespace) -> int:
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"{about_path} is unreadable ({exc!r})") from None
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(finite_json(result.to_json()), allow_nan=False))
         return 0
     print(
         f"{result.hands} of {result.hands_asked} hands, {len(result.sessions)} session(s) complete; "
@@ -308,6 +309,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     from pokerlab.arena.match import unique_labels
 
     opponents = parse_lineup(args.opponents)
+    if "human" in opponents:
+        raise ConfigError(
+            "--opponents human: play seats one person at this terminal (you); a second would see your "
+            "hole cards. Play people through the web table (pokerlab serve)"
+        )
+    # every setting checked before the greeting: an error is the only line a bad command prints
+    game = _game(args)
+    if not isinstance(args.hands, int) or args.hands < 1:
+        raise ConfigError(f"--hands must be a positive integer, got {args.hands!r}")
+    if not 1 <= len(opponents) <= 9:
+        raise ConfigError(f"--opponents: a table seats you and 1 to 9 opponents, got {len(opponents)}")
     names = ["you", *unique_labels(opponents)]
     human = HumanAgent(names=names)
     print(
@@ -316,7 +328,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         + f"; {args.hands} hands, seed {args.seed}"
     )
     try:
-        play_match([human, *opponents], args.hands, _game(args), args.seed, out=args.out, block=1)
+        play_match([human, *opponents], args.hands, game, args.seed, out=args.out, block=1)
     except PlayerLeft:
         print("end of input: you left the table")
         if args.out:
@@ -457,7 +469,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         seed=args.seed, workers=args.workers, out=args.out, progress=_progress(args), **options, **kwargs
     )
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(finite_json(result.to_json()), allow_nan=False))
         return 0
     if isinstance(result, BWResult):
         print("\n".join(result.lines))
@@ -550,7 +562,7 @@ def cmd_train_td(args: argparse.Namespace) -> int:
     )
     final = json.loads((Path(args.out) / "final.json").read_text())
     if args.json:
-        print(json.dumps(final))
+        print(json.dumps(finite_json(final), allow_nan=False))
         return 0
     print(f"trained {trainer.done} hands, seed {args.seed}; the player: td:{args.out}/checkpoint")
     for r in final["results"]:
@@ -1237,10 +1249,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_parser(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The (sub)parser of the command that `argv` runs (`history export`, `acpc match` ...)."""
+    for token in argv:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or token not in subs[0].choices:
+            break
+        parser = subs[0].choices[token]
+    return parser
+
+
+def in_flags(message: str, parser: argparse.ArgumentParser) -> str:
+    """An error message with the Python names of settings (``small_bet``, ``action_timeout``, ``out``) put
+    as the command's flags (``--small-bet`` ...), and Python-only advice (``(resume=True)``) left out: the
+    person at the command line typed flags."""
+    import re
+
+    for action in parser._actions:
+        flags = [f for f in action.option_strings if f.startswith("--")]
+        if not flags or action.dest in ("help", argparse.SUPPRESS):
+            continue
+        flag, dest = max(flags, key=len), re.escape(action.dest)
+        message = re.sub(rf"\s*\({dest}=[^)]*\)", "", message)
+        # a setting that begins the message or a clause of it ("small_bet must be ..."), or that ends it
+        # ("... give out")
+        message = re.sub(
+            rf"(^|[:;] )({dest})(?=\s+(?:must|is|are|continues|takes)\b)", rf"\g<1>{flag}", message
+        )
+        message = re.sub(rf"(\bgive ){dest}$", rf"\g<1>{flag}", message)
+    return message
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `pokerlab` command; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
         func: Callable[[argparse.Namespace], int] = args.func
         status = func(args)
         sys.stdout.flush()  # a closed pipe shows up here, inside the try, not at interpreter exit
@@ -1255,7 +1300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pokerlab: error: {exc}", file=sys.stderr)
         return 1
     except (PokerlabError, _UsageError) as exc:
-        print(f"pokerlab: error: {exc}", file=sys.stderr)
+        text = str(exc) if isinstance(exc, _UsageError) else in_flags(str(exc), _command_parser(parser, argv))
+        print(f"pokerlab: error: {text}", file=sys.stderr)
         return 2
     except OSError as exc:  # a results folder or file that cannot be made or read, for every command
         where = f" {exc.filename}" if exc.filename else ""

@@ -131,9 +131,10 @@ def _config(data: dict) -> tuple[GameConfig, list[int]]:
 
 
 def _player(word: str, n: int, action: str) -> int:
-    if word[:1] != "p" or not word[1:].isdigit() or not 1 <= int(word[1:]) <= n:
+    number = word[1:]
+    if word[:1] != "p" or not (number.isascii() and number.isdigit()) or not 1 <= int(number) <= n:
         raise CorruptData(f"player {word!r} in PHH action {action!r}: players are p1..p{n}")
-    return int(word[1:]) - 1
+    return int(number) - 1
 
 
 def _two_cards(text: str, action: str) -> list[int]:
@@ -399,8 +400,8 @@ def read_store(path: str | Path) -> list[tuple[int, HandRecord]]:
         raise CorruptData(f"{path}: no such hand store (a results folder holds hands.sqlite)")
     try:
         return list(read_hands(path))
-    except sqlite3.Error as exc:
-        raise CorruptData(f"cannot read hand store {path}: {exc}") from None
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        raise CorruptData(f"cannot read hand store {path}: {' '.join(str(exc).split())}") from None
 
 
 # -- writing ------------------------------------------------------------------------------------------

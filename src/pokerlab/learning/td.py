@@ -343,14 +343,16 @@ def read_csv(path: Path) -> list[list[str]]:
         return list(csv.reader(file))[1:]
 
 
-def log_hands_axis(ax, hands: list[int]) -> None:
+def log_hands_axis(ax, hands: list[int]) -> bool:
     """Training hands on a log scale from the first positive value on (§A.9 item 2), linear below it so
-    that 0 (the untrained player) shows; ticks at 0 and the powers of ten."""
+    that 0 (the untrained player) shows; ticks at 0 and the powers of ten. False (the axis left linear)
+    when no value is positive."""
     positive = [h for h in hands if h > 0]
     if positive:
         ax.set_xscale("symlog", linthresh=min(positive), linscale=0.5)
         low, high = math.ceil(math.log10(min(positive))), math.ceil(math.log10(max(positive)))
         ax.set_xticks([0, *(10**k for k in range(low, high + 1))])
+    return bool(positive)
 
 
 def plot_curves(trainer: Trainer, path: Path, small_bet: int) -> None:
@@ -383,8 +385,8 @@ def plot_curves(trainer: Trainer, path: Path, small_bet: int) -> None:
         bottom.plot(rows[:, 0], rows[:, 1], lw=0.8)
     bottom.axhline(0, color="grey", lw=0.8)
     hands = [r[0] for r in trainer.curve_rows]
-    log_hands_axis(bottom, hands)
-    bottom.set_xlabel("training hands (log scale from the first evaluation)")
+    logged = log_hands_axis(bottom, hands)
+    bottom.set_xlabel("training hands" + (" (log scale from the first evaluation)" if logged else ""))
     bottom.set_ylabel(f"training sb/hand\n(blocks of {trainer.schedule.block})")
     fig.tight_layout()
     fig.savefig(path, dpi=100, bbox_inches="tight")
@@ -487,9 +489,12 @@ def train(
             report(trainer.curve_rows[-len(s.eval_opponents) :], f"at {done} hands")
         if done % s.checkpoint_every == 0 or done == hands:
             checkpoint()
-    final = [r for r in trainer.curve_rows if r[0] == trainer.done] or trainer.evaluate(game)
-    if not any(r[0] == trainer.done for r in trainer.curve_rows):
+    final = [r for r in trainer.curve_rows if r[0] == trainer.done]
+    if not final:  # no evaluation fell on the last hand: the curve ends with the trained player's
+        final = trainer.evaluate(game)
+        trainer.curve_rows += final
         report(final, f"at the end ({trainer.done} hands)")
+        checkpoint()  # curve.csv and curves.png with it
     summary = {
         "hands": trainer.done,
         "seed": seed,

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from functools import partial
 
+from pokerlab.arena.output import finite_json
 from pokerlab.arena.sandbox import MODES
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.dealer import DEALER_POLL
@@ -118,12 +119,15 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     check_poll(args.client_poll_us / 1e6)  # here, not only in the client processes
     agents = args.agents
+    for agent in agents:  # before any client starts: a bad one stops the match with none left behind
+        if agent.startswith("cmd:"):
+            _command_of(agent)
     programs = [partial(_start_client, args, agent) for agent in agents]
     result = _dealer(args, agents, None, duplicate=True, programs=programs)
     _report(result)
     match = result.match
     if args.json:
-        print(json.dumps(match.to_json()))
+        print(json.dumps(finite_json(match.to_json()), allow_nan=False))
         return 0
     print(
         f"{match.hands} hands over the ACPC protocol: {args.hands} deals, each played {len(agents)} times, "
@@ -132,6 +136,17 @@ def cmd_match(args: argparse.Namespace) -> int:
     print(results_table(match.results))
     print(result.score)
     return 0
+
+
+def _command_of(agent: str) -> list[str]:
+    """The words of a cmd: agent's program; `ConfigError` when it is empty or its quotes do not close."""
+    try:
+        words = shlex.split(agent[4:])
+    except ValueError as exc:
+        raise ConfigError(f"agent {agent!r}: cannot split its command ({str(exc).lower()})") from None
+    if not words:
+        raise ConfigError(f"agent {agent!r} names no program: cmd:PROGRAM [ARGUMENTS]")
+    return words
 
 
 def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen:
@@ -144,7 +159,7 @@ def _start_client(args, agent: str, port: int, session: int) -> subprocess.Popen
 
         hidden = tuple(path for path in (args.out, args.log) if path)
         policy = SandboxPolicy(hidden=hidden, mode=args.sandbox)
-        return start_sandboxed_client(shlex.split(agent[4:]), port, policy)
+        return start_sandboxed_client(_command_of(agent), port, policy)
     command = [sys.executable, "-m", "pokerlab.interfaces.cli", "acpc", "play", "--agent", agent]
     command += ["--game", args.game, "--seed", str(args.seed), "--session", str(session)]
     command += ["--poll-us", str(args.client_poll_us), "127.0.0.1", str(port)]
