@@ -109,15 +109,16 @@ class MatchResult:
         }
 
 
-def unique_labels(names: Sequence[str], sep: str = "#") -> list[str]:
+def unique_labels(names: Sequence[str], sep: str = "#", number_first: bool = True) -> list[str]:
     """Display names: the agent's name, numbered where several agents share it (random#1, random#2;
-    the ACPC dealer uses sep="-": call-1, call-2)."""
+    the ACPC dealer uses sep="-": call-1, call-2; the web table leaves the first bare: loki1, loki1 #2)."""
     counts = {name: names.count(name) for name in names}
     seen: dict[str, int] = {}
     out = []
     for name in names:
         seen[name] = seen.get(name, 0) + 1
-        out.append(f"{name}{sep}{seen[name]}" if counts[name] > 1 else name)
+        numbered = counts[name] > 1 and (number_first or seen[name] > 1)
+        out.append(f"{name}{sep}{seen[name]}" if numbered else name)
     return out
 
 

@@ -38,6 +38,7 @@ from pokerlab.actions import check_or_fold
 from pokerlab.agents.base import split_decision
 from pokerlab.agents.registry import is_external
 from pokerlab.arena.dealing import deal_cards
+from pokerlab.arena.match import unique_labels
 from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer
 from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.interfaces.web import frames
@@ -84,16 +85,6 @@ def _tell(table_id: int, bots: list[tuple[Seat, object]], hook: str) -> None:
             getattr(seat.player, hook)(message)
         except Exception as exc:  # noqa: BLE001 - the bot's own failure (or its process gone)
             log.warning("table %s: bot %s failed in %s: %s", table_id, seat.bot_name, hook, exc)
-
-
-def display_names(bots: list[str]) -> list[str]:
-    """Each seat's bot name at a table, numbered where a name repeats: loki1, loki1 #2, ..."""
-    seen: dict[str, int] = {}
-    out = []
-    for bot in bots:
-        seen[bot] = seen.get(bot, 0) + 1
-        out.append(bot if seen[bot] == 1 else f"{bot} #{seen[bot]}")
-    return out
 
 
 class Connection:
@@ -154,7 +145,7 @@ class Table:
         )
         root = secrets.randbits(128) if web.seed is None else web.seed
         self.seats: list[Seat] = []
-        names = display_names([spec.bots[s % len(spec.bots)] for s in range(spec.seats)])
+        names = unique_labels([spec.bots[s % len(spec.bots)] for s in range(spec.seats)], " #", False)
         for s, display in enumerate(names):
             bot = spec.bots[s % len(spec.bots)]
             player = _bot_player(bot, self.config, web.sandbox)
