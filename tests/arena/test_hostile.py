@@ -87,6 +87,36 @@ def test_an_outside_bot_is_never_imported_in_the_arena(tmp_path):
     assert f"{honest.results[0].total:>10}" in run.stdout
 
 
+LISTER = """
+import os
+from pokerlab.actions import CALL
+from pokerlab.agents import Agent, Decision
+
+class Lister(Agent):
+    def act(self, view):
+        return Decision(CALL, None, {"tmp": sorted(os.listdir("/tmp"))})
+"""
+
+
+def test_a_bot_kept_in_the_hosts_tmp_plays_and_sees_none_of_it(tmp_path):
+    """A bot file lying directly in the host's /tmp: its sandbox reads that file alone, never the host's
+    /tmp (binding the folder showed it all, and broke the sandbox's private /tmp: the bot could not start)."""
+    stamp = f"pokerlab-test-{os.getpid()}"
+    bot_file, secret = Path(f"/tmp/{stamp}-bot.py"), Path(f"/tmp/{stamp}-secret")
+    bot_file.write_text(LISTER)
+    secret.write_text("the seed")
+    try:
+        result = play_match(
+            [f"{bot_file}:Lister", "call"], 6, seed=1, out=tmp_path / "out", log_decisions=True
+        )
+    finally:
+        bot_file.unlink()
+        secret.unlink()
+    seen = {name for info in infos(tmp_path / "out") for name in info["tmp"]}
+    assert result.hands == 6 and result.faults == [0, 0]
+    assert secret.name not in seen and seen <= {bot_file.name, ".numba"}
+
+
 def test_a_bad_spec_is_refused_in_one_line_by_the_bots_own_process(tmp_path):
     with pytest.raises(BotFault, match=r"could not start: .*no file") as missing:
         play_match([f"{tmp_path}/absent.py:Bot", "call"], 5, seed=1)

@@ -176,11 +176,12 @@ def bot_folder(spec: str) -> str | None:
 
 
 def bot_policy(spec: str, mode: str = "required", hidden=()) -> sandbox.SandboxPolicy:
-    """The sandbox of a bot's process: Python, pokerlab and a "file.py:Class" bot's folder readable;
+    """The sandbox of a bot's process: Python, pokerlab and a "file.py:Class" bot's folder readable (its
+    file alone where that folder is the host's /tmp, `sandbox.readable_for`);
     `hidden` (results folders, other bots' folders) covered where it lies inside one of those."""
     readable = list(sandbox.PYTHON_PATHS)
     if bot_folder(spec):
-        readable.append(bot_folder(spec))
+        readable.append(sandbox.readable_for(spec.rpartition(":")[0]))
     inside = [
         os.path.abspath(h)
         for h in hidden

@@ -55,6 +55,20 @@ SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc/ld.so
 PYTHON_PATHS = (sys.base_prefix, sys.prefix, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def readable_for(path: str) -> str:
+    """What a sandbox must see to read the file `path`: its folder (beside modules it may import), or the
+    file alone where its folder is shared with everything else: the root, or the host's /tmp, which the
+    sandbox's private /tmp replaces (binding it would show the host's /tmp and hide the private one)."""
+    path = os.path.abspath(path)
+    folder = os.path.dirname(path)
+    return path if _holds_tmp(folder) else folder
+
+
+def _holds_tmp(path: str) -> bool:
+    """Whether `path` is the host's /tmp or a folder above it."""
+    return "/tmp".startswith(os.path.abspath(path).rstrip("/") + "/") or os.path.abspath(path) == "/tmp"
+
+
 @dataclass(frozen=True)
 class SandboxPolicy:
     """What a sandboxed program may see and use (sizes in bytes, times in seconds)."""
@@ -98,6 +112,10 @@ def sandbox_argv(argv: Sequence[str], policy: SandboxPolicy = SandboxPolicy()) -
     for path in SYSTEM_PATHS:
         bwrap += ["--ro-bind-try", path, path]
     for path in policy.readable:  # after /tmp, so that a readable folder may lie under the host's /tmp
+        if _holds_tmp(path):
+            raise ConfigError(
+                f"a sandbox may not read {path}: it holds the host's /tmp (give a file, or a folder below it)"
+            )
         bwrap += ["--ro-bind-try", os.path.abspath(path), os.path.abspath(path)]  # a missing one: the
         # program says what it misses (a bot's process: "no file ...")
     for path in policy.hidden:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pokerlab.arena.relay import relay_argv
-from pokerlab.arena.sandbox import SandboxPolicy, start_sandboxed
+from pokerlab.arena.sandbox import SandboxPolicy, readable_for, start_sandboxed
 from pokerlab.errors import ConfigError
 
 
@@ -36,7 +36,7 @@ def start_sandboxed_client(command: Sequence[str], port: int, policy: SandboxPol
         if os.sep in word and path.exists():
             command[k] = str(path)  # the sandbox starts in its own /tmp
             for where in (path, path.resolve()):  # a link's folder, and its target's
-                readable.add(str(where if where.is_dir() else where.parent))
+                readable.add(str(where) if where.is_dir() else readable_for(str(where)))
     for secret in map(Path, policy.hidden):  # a hidden folder is covered; a file cannot be, so it must lie
         for folder in readable:  # outside what the client sees
             if not secret.is_dir() and secret.resolve().is_relative_to(folder):
