@@ -1,10 +1,13 @@
 """Agents by name, so that the CLI and experiments can say "loki1,call,random:8".
 
-Adding a player is one line: ``register("loki1", Loki1Agent)``. A *family* takes an argument after a colon:
-``register_family("td", load_td_agent)`` makes "td:runs/td/checkpoint" the player saved there. An agent
-outside the package is named by
-where it lives: ``mypackage.mymodule:MyBot`` (an importable module) or ``path/to/bots.py:MyBot`` (a file);
-such agents are *external* and the arena isolates them by default.
+The registry holds *entry strings*, as RLCard's does: ``register("loki2", "pokerlab.programs.loki2:variant",
+description, args=("loki2",))`` names where the player is made, and nothing is imported until a player of that
+name is asked for (importing the registry, or the arena, loads no program). Adding a built-in player is its
+folder under ``pokerlab.programs`` and one line below. A factory may also be a callable (``register("mine",
+MyBot)``), and a *family* takes an argument after a colon: ``register_family("td", ...)`` makes
+"td:runs/td/checkpoint" the player saved there. An agent outside the package is named by where it lives:
+``mypackage.mymodule:MyBot`` (an importable module) or ``path/to/bots.py:MyBot`` (a file); such agents are
+*external* and the arena isolates them by default.
 """
 
 from __future__ import annotations
@@ -14,53 +17,93 @@ import importlib.util
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from pokerlab.agents.base import Agent
-from pokerlab.agents.human import HumanAgent
-from pokerlab.agents.simple import CallAgent, RaiseAgent, RandomAgent
-from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
-from pokerlab.agents.switching import switching_agent
 from pokerlab.errors import ConfigError
-from pokerlab.programs.barone_while import EvolvingAgent
-from pokerlab.programs.barone_while.agent import load_evolving_agent
-from pokerlab.programs.loki1 import VARIANTS, Loki1Agent, basic_player
-from pokerlab.programs.loki2 import VARIANTS as LOKI2_VARIANTS
-from pokerlab.programs.loki2 import Loki2Agent
-from pokerlab.programs.td.agent import TDAgent, load_td_agent
 
-_FACTORIES: dict[str, Callable[[], Agent]] = {}
-_FAMILIES: dict[str, Callable[[str], Agent]] = {}
+_ENTRY = re.compile(r"^(?P<module>[A-Za-z_][\w.]*):(?P<attr>[A-Za-z_][\w.]*)$")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Where a registered player is made: `target` ("module:attribute", imported when first asked for, or a
+    callable) called with `args` and `kwargs` (a family's factory with the argument after its colon)."""
+
+    target: str | Callable[..., Agent]
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+
+    def resolve(self) -> Callable[..., Agent]:
+        """The callable, importing its module if `target` is an entry string."""
+        if callable(self.target):
+            target = self.target
+        else:
+            found = _ENTRY.match(self.target)
+            target = importlib.import_module(found["module"])
+            for name in found["attr"].split("."):
+                target = getattr(target, name)
+        return partial(target, *self.args, **self.kwargs) if self.args or self.kwargs else target
+
+
+_FACTORIES: dict[str, Entry] = {}
+_FAMILIES: dict[str, Entry] = {}
 _DESCRIPTIONS: dict[str, str] = {}
 _EXTERNAL = re.compile(r"^(?P<where>[^:,]+):(?P<cls>[A-Za-z_][A-Za-z_0-9]*)$")
 
 
-def register(name: str, factory: Callable[[], Agent], description: str | None = None) -> None:
-    """Make `factory()` available as agent `name` (names are lower-case, without ':' or ','); the
-    description defaults to the first line of the agent class's docstring."""
+def _checked_name(name: str, what: str) -> str:
     if not name or name != name.lower() or any(c in name for c in ":, "):
-        raise ConfigError(f"agent name {name!r} must be lower-case without ':', ',' or spaces")
-    _FACTORIES[name] = factory
-    if description is None:
-        target = factory.func if isinstance(factory, partial) else factory
-        description = ((target.__doc__ or "").strip().splitlines() or [""])[0]
-    _DESCRIPTIONS[name] = description
+        raise ConfigError(f"{what} {name!r} must be lower-case without ':', ',' or spaces")
+    return name
 
 
-def register_family(name: str, factory: Callable[[str], Agent], description: str) -> None:
-    """Make `factory(argument)` available as agent "name:argument" (e.g. a saved player's path)."""
-    if not name or name != name.lower() or any(c in name for c in ":, "):
-        raise ConfigError(f"agent family name {name!r} must be lower-case without ':', ',' or spaces")
-    _FAMILIES[name] = factory
+def _entry(factory: str | Callable[..., Agent], args: tuple = (), kwargs: dict | None = None) -> Entry:
+    if isinstance(factory, str) and not _ENTRY.match(factory):
+        raise ConfigError(f"agent entry {factory!r} must read 'module:attribute'")
+    return Entry(factory, tuple(args), dict(kwargs or {}))
+
+
+def register(
+    name: str,
+    factory: str | Callable[..., Agent],
+    description: str | None = None,
+    args: tuple = (),
+    kwargs: dict | None = None,
+) -> None:
+    """Make agent `name` (lower-case, without ':' or ','): `factory(*args, **kwargs)`, where `factory` is a
+    callable or an entry string "module:attribute" imported only when the agent is first made. The description
+    defaults to the first line of the factory's docstring (an entry string's is read when listed)."""
+    _FACTORIES[_checked_name(name, "agent name")] = _entry(factory, args, kwargs)
+    if description is not None:
+        _DESCRIPTIONS[name] = description
+    else:
+        _DESCRIPTIONS.pop(name, None)
+
+
+def register_family(name: str, factory: str | Callable[[str], Agent], description: str) -> None:
+    """Make `factory(argument)` available as agent "name:argument" (e.g. a saved player's path); `factory`
+    as in `register`."""
+    _FAMILIES[_checked_name(name, "agent family name")] = _entry(factory)
     _DESCRIPTIONS[f"{name}:ARG"] = description
+
+
+def _description(name: str) -> str:
+    """A registered agent's description, else the first line of its factory's docstring."""
+    if name not in _DESCRIPTIONS:
+        target = _FACTORIES[name].resolve()
+        target = target.func if isinstance(target, partial) else target
+        _DESCRIPTIONS[name] = ((target.__doc__ or "").strip().splitlines() or [""])[0]
+    return _DESCRIPTIONS[name]
 
 
 def _family(spec: str) -> tuple[Callable[[str], Agent], str] | None:
     """(factory, argument) when `spec` is "family:argument" with a registered family."""
     head, sep, argument = spec.partition(":")
     if sep and argument and head in _FAMILIES:
-        return _FAMILIES[head], argument
+        return _FAMILIES[head].resolve(), argument
     return None
 
 
@@ -70,8 +113,11 @@ def agent_names() -> list[str]:
 
 
 def agent_descriptions() -> dict[str, str]:
-    """Each registered agent's one-line description, by name (sorted)."""
-    return {name: _DESCRIPTIONS[name] for name in sorted(_DESCRIPTIONS)}
+    """Each registered agent's one-line description, by name (sorted); families as "name:ARG"."""
+    names = [*_FACTORIES, *(f"{family}:ARG" for family in _FAMILIES)]
+    return {
+        name: _DESCRIPTIONS[name] if name.endswith(":ARG") else _description(name) for name in sorted(names)
+    }
 
 
 def is_external(spec: str) -> bool:
@@ -110,7 +156,8 @@ def _load_class(spec: str) -> type:
 def make_agent(spec: str) -> Agent:
     """A fresh agent: a registered name, or "module:Class" / "file.py:Class" for one's own bot (built with
     no arguments). `ConfigError` lists the known names otherwise."""
-    factory = _FACTORIES.get(spec)
+    entry = _FACTORIES.get(spec)
+    factory = entry.resolve() if entry is not None else None
     family = _family(spec) if factory is None else None
     if family is not None:
         agent = family[0](family[1])
@@ -120,7 +167,7 @@ def make_agent(spec: str) -> Agent:
         if _EXTERNAL.match(spec) is None:
             raise ConfigError(
                 f"unknown agent {spec!r}; known agents: {', '.join(agent_names())}; families: "
-                f"{', '.join(k for k in sorted(_DESCRIPTIONS) if k.endswith(':ARG'))} "
+                f"{', '.join(f'{k}:ARG' for k in sorted(_FAMILIES))} "
                 "(or module:Class / path/to/file.py:Class for your own)"
             )
         factory = _load_class(spec)
@@ -148,47 +195,76 @@ def parse_lineup(text: str) -> list[str]:
     return specs
 
 
-register("random", RandomAgent)
-register("call", CallAgent)
-register("raise", RaiseAgent)
-register("human", HumanAgent)
-for _name, _config in VARIANTS.items():
-    register(_name, partial(Loki1Agent, _config), f"Loki-1 (Billings et al. 1998), variant {_name}")
-for _name, _config in LOKI2_VARIANTS.items():
+#: Papp's (1998) basic non-modelling players, by tightness.
+_BASIC = {"bpl": "loose", "bpm": "moderate", "bpt": "tight"}
+
+register("random", "pokerlab.agents.simple:RandomAgent")
+register("call", "pokerlab.agents.simple:CallAgent")
+register("raise", "pokerlab.agents.simple:RaiseAgent")
+register("human", "pokerlab.agents.human:HumanAgent")
+for _name in (  # pokerlab.programs.loki1.VARIANTS (a test keeps the two alike)
+    "loki1",
+    "loki1-uniform",
+    "loki1-simple-preflop",
+    "loki1-no-potential",
+    "loki1-basic",
+    "loki1-generic",
+    "loki1-weighting-only",
+    "loki1-preflop-only",
+    "loki1-potential-only",
+):
     register(
-        _name, partial(Loki2Agent, _config), f"Loki-2 (Billings et al. 1999, Peña 1999), variant {_name}"
+        _name, "pokerlab.programs.loki1:variant", f"Loki-1 (Billings et al. 1998), variant {_name}", (_name,)
     )
-for _style in STYLES:
-    register(_style, partial(StereotypeAgent, _style), f"Barone & While (2000) stereotype: {_style}")
-for _name, _tightness in (("bpl", "loose"), ("bpm", "moderate"), ("bpt", "tight")):
+for _name in ("loki2", "loki2-triples", "loki2-betting", "loki2-reweighting", "loki2-sim-call"):
+    register(  # pokerlab.programs.loki2.VARIANTS
+        _name,
+        "pokerlab.programs.loki2:variant",
+        f"Loki-2 (Billings et al. 1999, Peña 1999), variant {_name}",
+        (_name,),
+    )
+for _style in ("loose-passive", "loose-aggressive", "tight-passive", "tight-aggressive"):
+    register(  # pokerlab.agents.stereotypes.STYLES
+        _style,
+        "pokerlab.agents.stereotypes:StereotypeAgent",
+        f"Barone & While (2000) stereotype: {_style}",
+        (_style,),
+    )
+for _name, _tightness in _BASIC.items():
     register(
         _name,
-        partial(Loki1Agent, basic_player(_tightness)),
+        "pokerlab.programs.loki1:basic",
         f"Papp (1998) basic non-modelling player, {_tightness}",
+        (_tightness,),
     )
 register(
     "bw-evolving",
-    EvolvingAgent,
+    "pokerlab.programs.barone_while.agent:EvolvingAgent",
     "Barone & While (2000) evolving hypercube, random start, one opponent segment",
 )
 register(
     "bw-a",
-    partial(EvolvingAgent, start="player_a"),
+    "pokerlab.programs.barone_while.agent:EvolvingAgent",
     "Barone & While (2000) evolving hypercube starting from player A (tight-aggressive)",
+    kwargs={"start": "player_a"},
 )
 register_family(
     "bw",
-    load_evolving_agent,
+    "pokerlab.programs.barone_while.agent:load_evolving_agent",
     "Barone & While (2000) player saved by `pokerlab experiment bw-*`, frozen (bw:FILE or bw:FILE@SEGMENT)",
 )
-register("td", TDAgent, "TD-Hold'em (seed 003), repaired preset, untrained: learns during its session")
+register(
+    "td",
+    "pokerlab.programs.td.agent:TDAgent",
+    "TD-Hold'em, repaired preset, untrained: learns during its session",
+)
 register_family(
     "td",
-    load_td_agent,
+    "pokerlab.programs.td.agent:load_td_agent",
     "TD-Hold'em player saved by `pokerlab train td`, frozen (td:DIR/checkpoint, td:DIR/averaged)",
 )
 register_family(
     "switch",
-    switching_agent,
+    "pokerlab.agents.switching:switching_agent",
     "plays as FIRST for HANDS hands of a session, then as SECOND (switch:FIRST/SECOND/HANDS)",
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerlab.agents.base import Agent, overrides
+from pokerlab.agents.registry import make_agent
 from pokerlab.errors import ConfigError
 
 
@@ -66,8 +67,6 @@ class SwitchingAgent(Agent):
 
 def switching_agent(argument: str) -> SwitchingAgent:
     """The agent "switch:FIRST/SECOND/HANDS" names; `ConfigError` says what is wrong with the argument."""
-    from pokerlab.agents.registry import make_agent  # the registry registers this family
-
     parts = argument.split("/")
     if len(parts) != 3 or not parts[2].isdigit():
         raise ConfigError(

@@ -4,4 +4,10 @@ selective-sampling simulation on Loki-1's floors."""
 from pokerlab.programs.loki2.agent import Loki2Agent
 from pokerlab.programs.loki2.config import VARIANTS, Loki2Config
 
-__all__ = ["VARIANTS", "Loki2Agent", "Loki2Config"]
+__all__ = ["VARIANTS", "Loki2Agent", "Loki2Config", "variant"]
+
+
+def variant(name: str) -> Loki2Agent:
+    """A fresh Loki-2 of one of the `VARIANTS` (the full player and Peña 1999 ch. 5's partial ones), as the
+    agent registry names them."""
+    return Loki2Agent(VARIANTS[name])
