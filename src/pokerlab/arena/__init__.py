@@ -1,7 +1,8 @@
 """Seats agents at tables and runs sessions, matches and duplicate tournaments, with honest statistics."""
 
 from pokerlab.arena.dealing import deal_cards
-from pokerlab.arena.match import MatchResult, duplicate_tournament, play_match
+from pokerlab.arena.match import duplicate_tournament, play_match
+from pokerlab.arena.output import MatchResult
 from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer
 from pokerlab.arena.seating import duplicate_positions
 from pokerlab.arena.session import HandOutcome, SessionReport

@@ -33,80 +33,22 @@ import os
 import queue as queue_module
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
 from pokerlab.agents import Agent
 from pokerlab.agents.registry import is_external
+from pokerlab.arena.output import MatchResult, ResultsWriter, run_meta
 from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.arena.seating import duplicate_positions
 from pokerlab.arena.session import SessionJob, SessionReport, make_table, run_session
-from pokerlab.arena.stats import AgentResult, summarize
 from pokerlab.arena.table import MAX_FAULTS
 from pokerlab.engine import GameConfig
 from pokerlab.errors import BotFault, ConfigError, PokerlabError
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class MatchResult:
-    """A finished match: per-hand nets (hands x agents, chips, in hand-number order), per-agent results,
-    per-session reports and where it was saved."""
-
-    labels: list[str]
-    config: GameConfig
-    seed: int
-    duplicate: bool
-    nets: np.ndarray
-    deal_of_hand: np.ndarray
-    faults: list[int]
-    results: list[AgentResult] = field(default_factory=list)
-    out: Path | None = None
-    sessions: list[SessionReport] = field(default_factory=list)
-    hands_asked: int = 0
-
-    @classmethod
-    def of_rows(
-        cls,
-        labels: list[str],
-        config: GameConfig,
-        seed: int,
-        duplicate: bool,
-        rows: list[tuple[int, int, tuple[int, ...]]],
-        faults: list[int],
-        out: Path | None,
-        sessions: list[SessionReport],
-        hands_asked: int,
-    ) -> MatchResult:
-        """The result of (hand, deal, nets by seat) rows in hand order, with per-agent statistics."""
-        nets = np.array([r[2] for r in rows], dtype=np.int64).reshape(len(rows), len(labels))
-        deals = np.array([r[1] for r in rows], dtype=np.int64)
-        results = summarize(labels, nets, deals, config.small_bet, config.big_blind, faults)
-        return cls(labels, config, seed, duplicate, nets, deals, faults, results, out, sessions, hands_asked)
-
-    @property
-    def hands(self) -> int:
-        """Hands played."""
-        return int(self.nets.shape[0])
-
-    def to_json(self) -> dict:
-        """{"hands", "hands_asked", "deals", "duplicate", "seed", "results", "sessions", "out"} (the CLI's
-        --json). In a duplicate match ``hands`` counts every replay (deals x players)."""
-        return {
-            "hands": self.hands,
-            "hands_asked": self.hands_asked,
-            "deals": int(len(np.unique(self.deal_of_hand))),
-            "duplicate": self.duplicate,
-            "seed": self.seed,
-            "results": [r.to_json() for r in self.results],
-            "sessions": [s.to_json() for s in self.sessions],
-            "out": str(self.out) if self.out else None,
-        }
 
 
 def unique_labels(names: Sequence[str], sep: str = "#", number_first: bool = True) -> list[str]:
@@ -266,8 +208,6 @@ def play_match(
     )
     if resume and out is None:
         raise ConfigError("resume continues a run in its results folder: give out")
-    from pokerlab.arena.output import ResultsWriter, run_meta  # the results folder only when asked
-
     writer = None
     if out:
         meta = run_meta(labels, config, seed, duplicate, hands, block, len(jobs), rebuy, log_decisions)

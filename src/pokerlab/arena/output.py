@@ -14,13 +14,72 @@ import csv
 import dataclasses
 import json
 import sqlite3
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from pokerlab.arena.session import SessionReport
+from pokerlab.arena.stats import AgentResult, summarize
 from pokerlab.arena.store import HandStore
 from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError, CorruptData, PokerlabError, StorageError
+
+
+@dataclass
+class MatchResult:
+    """A finished match: per-hand nets (hands x agents, chips, in hand-number order), per-agent results,
+    per-session reports and where it was saved."""
+
+    labels: list[str]
+    config: GameConfig
+    seed: int
+    duplicate: bool
+    nets: np.ndarray
+    deal_of_hand: np.ndarray
+    faults: list[int]
+    results: list[AgentResult] = field(default_factory=list)
+    out: Path | None = None
+    sessions: list[SessionReport] = field(default_factory=list)
+    hands_asked: int = 0
+
+    @classmethod
+    def of_rows(
+        cls,
+        labels: list[str],
+        config: GameConfig,
+        seed: int,
+        duplicate: bool,
+        rows: list[tuple[int, int, tuple[int, ...]]],
+        faults: list[int],
+        out: Path | None,
+        sessions: list[SessionReport],
+        hands_asked: int,
+    ) -> MatchResult:
+        """The result of (hand, deal, nets by seat) rows in hand order, with per-agent statistics."""
+        nets = np.array([r[2] for r in rows], dtype=np.int64).reshape(len(rows), len(labels))
+        deals = np.array([r[1] for r in rows], dtype=np.int64)
+        results = summarize(labels, nets, deals, config.small_bet, config.big_blind, faults)
+        return cls(labels, config, seed, duplicate, nets, deals, faults, results, out, sessions, hands_asked)
+
+    @property
+    def hands(self) -> int:
+        """Hands played."""
+        return int(self.nets.shape[0])
+
+    def to_json(self) -> dict:
+        """{"hands", "hands_asked", "deals", "duplicate", "seed", "results", "sessions", "out"} (the CLI's
+        --json). In a duplicate match ``hands`` counts every replay (deals x players)."""
+        return {
+            "hands": self.hands,
+            "hands_asked": self.hands_asked,
+            "deals": int(len(np.unique(self.deal_of_hand))),
+            "duplicate": self.duplicate,
+            "seed": self.seed,
+            "results": [r.to_json() for r in self.results],
+            "sessions": [s.to_json() for s in self.sessions],
+            "out": str(self.out) if self.out else None,
+        }
 
 
 def run_meta(
@@ -238,9 +297,6 @@ def summarize_folder(out: str | Path):
     """Rebuild summary.json and bankroll.png of a results folder from config.json and hands.csv (and the
     session reports in hands.sqlite): the same files a finished run writes, and for a killed run a summary
     of the hands it kept (its incomplete sessions have no report). Returns the `MatchResult`."""
-    from pokerlab.arena.match import MatchResult
-    from pokerlab.arena.session import SessionReport
-
     out = Path(out)
     try:
         meta = json.loads((out / "config.json").read_text())
