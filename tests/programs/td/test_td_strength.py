@@ -57,5 +57,6 @@ def test_flop_exact_matches_enumeration():
 
 
 def test_preflop_is_the_ir2_equity():
-    assert uniform_strength(parse_cards("As Ad"), []) == pytest.approx(0.852)  # LEARNING-SPEC §B.2
+    # (IR2(AA) / 1000 + 1) / 2, IR2 the two-player income rate (Papp 1998 §5.1)
+    assert uniform_strength(parse_cards("As Ad"), []) == pytest.approx(0.852)
     assert showdown_equity(parse_cards("7c 2d"), []) == (income_rate("7c 2d", 2) / 1000 + 1) / 2

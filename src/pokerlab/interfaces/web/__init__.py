@@ -1,5 +1,5 @@
 """The web table of issue 14: people play the bots and each other in a browser, with accounts, bankrolls
-that carry over and qualifying levels (Billings et al. 1998 §5; LOKI-SPEC §7.1).
+that carry over and qualifying levels (Billings et al. 1998 §5).
 
 `pokerlab serve` starts it (`pokerlab.interfaces.web.server`); docs/web-protocol.md is the contract between
 the server and its page. The modules, one idea each: `config` (what a server runs with), `db` (tables and

@@ -1,7 +1,7 @@
 """What a web-table server runs with: the levels, the tables and their bots, time limits and rate limits.
 
-The levels are those of the IRC server where Loki played people (Billings et al. 1998 §5; LOKI-SPEC
-§7.1): 10-20 with 1,000 to start, 20-40 once the bankroll reached 2,000, 50-100 once it reached 5,000.
+The levels are those of the IRC server where Loki played people (Billings et al. 1998 §5):
+10-20 with 1,000 to start, 20-40 once the bankroll reached 2,000, 50-100 once it reached 5,000.
 Every number here is [OUR CHOICE] unless the spec gives it, and every one is a validated field.
 """
 
@@ -26,7 +26,7 @@ class Level:
     threshold: int
 
 
-#: Billings et al. 1998 §5 / LOKI-SPEC §7.1: the three levels and the bankrolls that open them.
+#: Billings et al. 1998 §5: the three levels and the bankrolls that open them.
 LEVELS: tuple[Level, ...] = (
     Level("10-20", 10, 20, 0),
     Level("20-40", 20, 40, 2000),
@@ -34,7 +34,7 @@ LEVELS: tuple[Level, ...] = (
 )
 #: An origin as browsers send it: scheme, host and an optional port, nothing after.
 ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")
-#: A new account's bankroll (LOKI-SPEC §7.1: $1,000 to start).
+#: A new account's bankroll (Billings et al. 1998 §5: $1,000 to start).
 START_BANKROLL = 1000
 
 

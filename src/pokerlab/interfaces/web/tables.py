@@ -11,7 +11,7 @@ stacks), and every finished hand books the nets into the bankrolls in the transa
 (`HandStore.finish`). Bots sit with ``bot_stack_bets`` big bets, topped up before every hand; their books
 (one account per agent name, starting at 0) take their nets, so the chips of all accounts always add up to
 what the people were given. A level opens to a person whose bankroll reached its threshold
-(Billings et al. 1998 §5; LOKI-SPEC §7.1).
+(Billings et al. 1998 §5).
 
 Cards: each hand is dealt from its own 63-bit seed (`deal_cards(seed, 0, n)`), drawn from the operating
 system's entropy (`secrets`) unless the server has a practice ``seed``, from which every hand's seed is

@@ -2,7 +2,7 @@
 
 Each argument is a folder written by ``pokerlab experiment bw-1 ... --out FOLDER``; the table (csv) and the
 plot (the 20-epoch moving average of W, the evolving player's chips per epoch, mean over seeds) go to
-``--out``. The targets E1a-E1d are docs/barone-while.md §11 / LEARNING-SPEC §B.11.
+``--out``. The targets E1a-E1d are docs/barone-while.md §11.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The TD-Hold'em player (seed 003; LEARNING-SPEC §A.5-A.6): every decision from one network, learning by
-TD(λ) from the end-of-hand result while it plays, unless frozen.
+"""The TD-Hold'em player (TD-Hold'em 2005 §4, LEARNING-SPEC §A.5-A.6): every decision from one network,
+learning by TD(λ) from the end-of-hand result while it plays, unless frozen.
 
 A `TDLearner` is what is learned (the network, hands trained, the chip means of the class outputs, the
 seed's shared chain); a `TDAgent` is one seat using it. In self-play two agents share one learner, and with
@@ -165,7 +165,7 @@ class TDLearner:
 
 
 class TDAgent(Agent):
-    """TD-Hold'em (seed 003): one network evaluates every decision, trained by TD(λ) while it plays.
+    """TD-Hold'em (2005): one network evaluates every decision, trained by TD(λ) while it plays.
 
     With the class or value head it scores each action by the network's value of the situation just after
     it (after-states, §A.5); with action values it reads Q(s, call), Q(s, raise) before acting (§A.6.5).

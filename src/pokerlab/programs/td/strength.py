@@ -1,13 +1,13 @@
 """The hand-strength inputs of the repaired TD player (LEARNING-SPEC §A.8.2): HS_1 and showdown equity
 against one uniformly random hand, both in [0, 1] with ties counted half.
 
-* HS_1 is LOKI-SPEC §2.1's hand strength (Billings et al. 1998 §4.1) with uniform weights.
+* HS_1 is the hand strength of Billings et al. 1998 §4.1 with uniform weights.
 * Showdown equity: the chance to win at showdown with the board dealt out. River: HS_1. Turn: exact, from
   the one-card potential table (Billings et al. 1998 §4.2). Flop: Monte-Carlo over `samples` (opponent
   hand, turn, river) triples drawn by a counter-based generator keyed on the known cards, so the value is a
   pure function of the cards (the same in every run); `samples = 0` enumerates exactly (slow, ~1M ranks).
 * Pre-flop both are the all-in equity against one random hand, (IR2 / 1000 + 1) / 2 from the shipped
-  income-rate table (Papp 1998 §5.1; LEARNING-SPEC §B.2 derives the identity) [OUR CHOICE for HS_1].
+  income-rate table (Papp 1998 §5.1: IR2 is the two-player income rate) [OUR CHOICE for HS_1].
 """
 
 from __future__ import annotations
