@@ -17,7 +17,7 @@ import time
 
 import pokerlab
 from pokerlab.engine import GameConfig
-from pokerlab.programs.barone_while import EvolvingAgent
+from pokerlab.programs.barone_while.agent import EvolvingAgent
 from pokerlab.programs.barone_while.epochs import TABLES, play_epochs
 
 SEGMENTS = ("tight-passive", "loose-aggressive")

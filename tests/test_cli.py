@@ -75,7 +75,7 @@ def test_errors_name_cards_not_codes(capsys):
 
 
 def test_preflop_write_keeps_the_shipped_table_unless_forced(capsys, monkeypatch, tmp_path):
-    import pokerlab.interfaces.cli as cli
+    import pokerlab.analysis.commands as cli
     from pokerlab.analysis.income_rate import shipped_table
 
     err = _one_line_error(capsys, ["preflop-table", "--players", "3", "--games", "1000", "--write"])

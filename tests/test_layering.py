@@ -24,7 +24,7 @@ PACKAGE = "pokerlab"
 #: The floors, lowest first; the parts of one floor are siblings (neither imports the other). "programs"
 #: stands for a program's player modules, "programs+" for its training, experiments, studies and commands.
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("errors", "actions"),
+    ("errors", "actions", "commandline"),
     ("checks",),
     ("cards",),
     ("handclass",),
@@ -55,12 +55,15 @@ LINEAGE: dict[str, frozenset[str]] = {"loki2": frozenset({"loki1"})}
 
 def part_of(module: str) -> str:
     """The part of a dotted module: "pokerlab.analysis.strength" -> "analysis", "pokerlab" -> itself, a
-    program's module -> "programs.NAME" (its player) or "programs+.NAME" (its training and experiments)."""
+    program's module -> "programs.NAME" (its player) or "programs+.NAME" (its training and experiments),
+    and what the programs share above the arena -> "programs+"."""
     pieces = module.split(".")
     if len(pieces) == 1:
         return pieces[0]
     if pieces[1] != "programs" or len(pieces) == 2:
         return pieces[1]
+    if pieces[2] in PROGRAM_UPPER:  # shared by the programs, e.g. pokerlab.programs.commands
+        return "programs+"
     upper = len(pieces) > 3 and pieces[3] in PROGRAM_UPPER
     return f"programs{'+' if upper else ''}.{pieces[2]}"
 

@@ -34,6 +34,20 @@ def test_loading_the_arena_and_the_registry_imports_no_player():
     assert not [m for m in made if ".td" in m or ".barone_while" in m]
 
 
+def test_loading_the_cli_parser_imports_no_player():
+    """The parser imports the command modules of the programs (and their empty package files), nothing of
+    what they drive."""
+    loaded = imported_after("from pokerlab.interfaces.cli import build_parser\nbuild_parser()")
+    assert loaded == [
+        "pokerlab.programs",
+        "pokerlab.programs.barone_while",
+        "pokerlab.programs.barone_while.commands",
+        "pokerlab.programs.commands",
+        "pokerlab.programs.td",
+        "pokerlab.programs.td.commands",
+    ]
+
+
 def test_the_registry_names_every_variant_of_each_program():
     from pokerlab.programs.loki1 import VARIANTS as LOKI1
     from pokerlab.programs.loki2 import VARIANTS as LOKI2

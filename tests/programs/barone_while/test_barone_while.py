@@ -10,7 +10,7 @@ import pytest
 from pokerlab.agents.stereotypes import StereotypeAgent
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.cli import main
-from pokerlab.programs.barone_while import EvolvingAgent
+from pokerlab.programs.barone_while.agent import EvolvingAgent
 from pokerlab.programs.barone_while.epochs import TABLES, play_epochs
 from pokerlab.programs.barone_while.experiments import bw_1, bw_2, bw_3, e1_targets
 from pokerlab.programs.barone_while.plots import moving_average
@@ -128,8 +128,8 @@ def test_preflop_rates_of_players_that_always_fold_or_always_raise():
 
 
 def test_fig1_of_runs_with_other_settings_have_other_titles(tmp_path, monkeypatch):
-    from pokerlab.programs.barone_while import EvolvingConfig
     from pokerlab.programs.barone_while import experiments as barone_while
+    from pokerlab.programs.barone_while.config import EvolvingConfig
 
     titles = []
     monkeypatch.setattr(barone_while, "plot_epochs", lambda runs, path, title, **kw: titles.append(title))

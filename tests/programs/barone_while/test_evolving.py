@@ -20,8 +20,7 @@ from pokerlab.arena import play_match
 from pokerlab.engine import GameConfig, HandState, seat_view
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.holdings import HOLDING_CARDS
-from pokerlab.programs.barone_while import EvolvingAgent, EvolvingConfig, Hypercube
-from pokerlab.programs.barone_while.agent import multiway_x
+from pokerlab.programs.barone_while.agent import EvolvingAgent, multiway_x
 from pokerlab.programs.barone_while.candidate import (
     GENE_MAX,
     gene_eval,
@@ -30,7 +29,8 @@ from pokerlab.programs.barone_while.candidate import (
     reference_responses,
     sample_actions,
 )
-from pokerlab.programs.barone_while.hypercube import CELLS, mutate
+from pokerlab.programs.barone_while.config import EvolvingConfig
+from pokerlab.programs.barone_while.hypercube import CELLS, Hypercube, mutate
 from pokerlab.programs.barone_while.player_a import cell_genes, thresholds
 from pokerlab.programs.barone_while.situation import (
     EARLY,

@@ -13,8 +13,9 @@ from pokerlab.analysis.strength import hand_strength
 from pokerlab.arena import play_match
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start
 from pokerlab.errors import ConfigError
-from pokerlab.programs.barone_while import EvolvingAgent, EvolvingConfig
 from pokerlab.programs.barone_while import agent as agent_module
+from pokerlab.programs.barone_while.agent import EvolvingAgent
+from pokerlab.programs.barone_while.config import EvolvingConfig
 from pokerlab.programs.barone_while.epochs import play_epochs
 from pokerlab.programs.barone_while.luck import board_luck, expected_x, flop_means, flop_table
 

@@ -3,9 +3,10 @@ import json
 import numpy as np
 import pytest
 
+from pokerlab.arena.evidence import run_pooled
 from pokerlab.arena.stats import pool_by_name, summarize
 from pokerlab.interfaces.cli import main
-from pokerlab.programs.loki1.experiments import ABLATION, loki_ablation, run_pooled
+from pokerlab.programs.loki1.experiments import ABLATION, loki_ablation
 
 
 def test_pooling_counts_every_copy():

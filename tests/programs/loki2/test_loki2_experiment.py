@@ -5,7 +5,8 @@ import json
 import pytest
 
 from pokerlab.errors import ConfigError
-from pokerlab.interfaces.cli import EXPERIMENTS, main
+from pokerlab.interfaces.cli import main
+from pokerlab.programs.commands import experiment
 from pokerlab.programs.loki2.experiments import MATCHUPS, loki2_experiment, parse_matchups, peña_lineup
 
 
@@ -18,7 +19,7 @@ def test_lineup_is_eight_controls_and_two_variants():
     ]
     with pytest.raises(ConfigError, match="known: betting"):
         parse_matchups("betting,magic")
-    assert EXPERIMENTS["loki2"] is loki2_experiment
+    assert experiment("loki2") is loki2_experiment
 
 
 def test_small_run_writes_the_summary_and_is_reproducible(tmp_path):

@@ -5,7 +5,7 @@ always-raise agents."""
 import pytest
 
 from pokerlab.arena import duplicate_tournament
-from pokerlab.programs.loki1.experiments import run_pooled
+from pokerlab.arena.evidence import run_pooled
 
 STEREOTYPES = ("loose-passive", "loose-aggressive", "tight-passive", "tight-aggressive")
 

@@ -15,9 +15,9 @@ from functools import partial
 
 from pokerlab.arena.output import finite_json
 from pokerlab.arena.sandbox import MODES
+from pokerlab.arena.stats import results_table
 from pokerlab.errors import ConfigError
 from pokerlab.interfaces.acpc.dealer import DEALER_POLL
-from pokerlab.interfaces.report import results_table
 
 _PLAY_DOC = (
     """Play one of our agents at an ACPC dealer (protocol 2.0.0) at HOST PORT until the dealer closes."""
@@ -200,10 +200,10 @@ def _dealer_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_acpc_parser(sub, parser_class) -> None:
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """The ``acpc`` command and its subcommands, on the CLI's subparsers."""
-    p = sub.add_parser("acpc", help="the ACPC protocol: client, dealer, match", description=__doc__)
-    acpc = p.add_subparsers(dest="acpc_command", required=True, parser_class=parser_class)
+    p = subparsers.add_parser("acpc", help="the ACPC protocol: client, dealer, match", description=__doc__)
+    acpc = p.add_subparsers(dest="acpc_command", required=True, parser_class=type(p))
     p = acpc.add_parser("play", help="play an agent at an ACPC dealer", description=_PLAY_DOC)
     p.add_argument("--agent", required=True, help="a registered agent")
     p.add_argument("--game", required=True, help="an ACPC game file, or a standard game (holdem.limit.3p)")

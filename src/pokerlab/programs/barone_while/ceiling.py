@@ -54,9 +54,12 @@ from pokerlab.arena.stats import half_width95  # noqa: E402
 from pokerlab.engine import SeatView  # noqa: E402
 from pokerlab.errors import ConfigError, PokerlabError  # noqa: E402
 from pokerlab.evaluator import evaluate_batch  # noqa: E402
-from pokerlab.programs.barone_while import EvolvingAgent, EvolvingConfig  # noqa: E402
+from pokerlab.programs.barone_while.agent import EvolvingAgent  # noqa: E402
 from pokerlab.programs.barone_while.candidate import GENE_MAX, gene_from_eval  # noqa: E402
-from pokerlab.programs.barone_while.config import parse_settings  # noqa: E402
+from pokerlab.programs.barone_while.config import (
+    EvolvingConfig,  # noqa: E402
+    parse_settings,  # noqa: E402
+)
 from pokerlab.programs.barone_while.epochs import TABLES, play_epochs  # noqa: E402
 from pokerlab.programs.barone_while.hypercube import CELL_SHAPE  # noqa: E402
 from pokerlab.programs.barone_while.luck import board_luck  # noqa: E402

@@ -22,7 +22,7 @@ from pokerlab.agents.base import Agent
 from pokerlab.arena import play_match
 from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
-from pokerlab.programs.barone_while import EvolvingAgent
+from pokerlab.programs.barone_while.agent import EvolvingAgent
 
 #: The three tables of Barone & While 2000 §4.1: the opponents of the evolving player.
 TABLES: dict[str, tuple[str, ...]] = {

@@ -28,9 +28,11 @@ from pokerlab.actions import FOLD, RAISE
 from pokerlab.arena.significance import paired_test, welch_test
 from pokerlab.arena.stats import half_width95
 from pokerlab.errors import ConfigError
-from pokerlab.programs.barone_while import EvolvingAgent, EvolvingConfig, Hypercube
+from pokerlab.programs.barone_while.agent import EvolvingAgent
 from pokerlab.programs.barone_while.candidate import probabilities
+from pokerlab.programs.barone_while.config import EvolvingConfig
 from pokerlab.programs.barone_while.epochs import TABLES, EpochRun, play_epochs
+from pokerlab.programs.barone_while.hypercube import Hypercube
 from pokerlab.programs.barone_while.plots import moving_average, plot_controller, plot_epochs, plot_table2
 
 SEGMENTS = ("tight-passive", "loose-aggressive")

@@ -20,16 +20,7 @@ folder beside the match's own files: pooled_summary.json and pooled_bankroll.png
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, replace
-from pathlib import Path
-
-import numpy as np
-
-from pokerlab.arena import play_match
-from pokerlab.arena.output import plot_bankroll
-from pokerlab.arena.stats import AgentResult, pool_by_name, summarize
-from pokerlab.engine import GameConfig
+from pokerlab.arena.evidence import PooledResult, run_pooled
 from pokerlab.programs.loki1 import VARIANTS, Loki1Agent, fig1_reading
 
 #: Billings et al. 1998 Fig 1's players, in the paper's order A-E.
@@ -39,101 +30,6 @@ FIG1_READING = "no-showdown-odds"
 #: E, E plus each Fig 1 component alone, and A.
 COMPONENTS = ("loki1-basic", "loki1-weighting-only", "loki1-preflop-only", "loki1-potential-only", "loki1")
 STYLES_FIELD = ("loki1", "loose-passive", "loose-aggressive", "tight-passive", "tight-aggressive")
-
-
-@dataclass(frozen=True)
-class PooledResult:
-    """Results pooled per player kind; `to_json` has the schema of ``pokerlab match --json``."""
-
-    hands: int
-    deals: int
-    seed: int
-    results: list[AgentResult]
-    out: Path | None
-
-    def to_json(self) -> dict:
-        return {
-            "hands": self.hands,
-            "deals": self.deals,
-            "duplicate": True,
-            "seed": self.seed,
-            "results": [r.to_json() for r in self.results],
-            "out": str(self.out) if self.out else None,
-        }
-
-
-def run_pooled(
-    lineup: list,
-    deals: int,
-    seed: int = 0,
-    *,
-    config: GameConfig | None = None,
-    workers: int = 1,
-    out: str | Path | None = None,
-    progress: bool = False,
-    name: str | None = None,
-    resume: bool = False,
-) -> PooledResult:
-    """A duplicate tournament of `lineup` (agent names or `Agent` instances, one per seat) with results
-    pooled per name (an instance's ``name``).
-
-    With ``out``, experiment.json (name, lineup, deals) lets `pool_match` rebuild the pooled files from the
-    folder (``pokerlab summarize``); ``resume`` continues a killed run (see `pokerlab.arena.play_match`).
-    """
-    config = config or GameConfig()
-    match = play_match(
-        lineup,
-        deals,
-        config,
-        seed,
-        duplicate=True,
-        workers=workers,
-        out=out,
-        progress=progress,
-        resume=resume,
-    )
-    names = [a if isinstance(a, str) else a.name for a in lineup]
-    if match.out:
-        about = {"experiment": name, "lineup": names, "deals": deals}
-        (match.out / "experiment.json").write_text(json.dumps(about, indent=2) + "\n")
-    return pool_match(match, names, deals, name)
-
-
-def pool_match(match, lineup: list[str], deals: int, name: str | None = None) -> PooledResult:
-    """Pool a duplicate match's results per player kind; with a results folder, write pooled_summary.json
-    and pooled_bankroll.png (each kind's bankroll as the mean per copy)."""
-    config, seed = match.config, match.seed
-    kinds, pooled, copies, first_seats = pool_by_name(lineup, match.nets)
-    results = summarize(
-        kinds,
-        pooled,
-        match.deal_of_hand,
-        config.small_bet,
-        config.big_blind,
-        [sum(match.faults[j] for j, n in enumerate(lineup) if n == k) for k in kinds],
-        copies,
-    )
-    results = [replace(r, seat=seat) for r, seat in zip(results, first_seats, strict=True)]
-    result = PooledResult(match.hands, deals, seed, results, match.out)
-    if match.out:
-        summary = result.to_json()
-        del summary["out"]  # the folder may move
-        (match.out / "pooled_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-        per_copy = pooled / np.array(copies, dtype=np.float64)
-        title = (
-            f"{name or 'pooled'}: {deals:,} duplicate deals ({match.hands:,} hands), seed {seed}\n"
-            f"mean per copy of each kind ({', '.join(f'{c} copies' for c in sorted(set(copies)))})"
-        )
-        plot_bankroll(
-            per_copy,
-            kinds,
-            config.small_bet,
-            match.out / "pooled_bankroll.png",
-            match.deal_of_hand,
-            title,
-            ylabel="bankroll per copy (small bets)",
-        )
-    return result
 
 
 def loki_field(names: tuple[str, ...], reading: str = "ours") -> list:

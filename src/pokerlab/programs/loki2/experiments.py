@@ -21,9 +21,9 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+from pokerlab.arena.evidence import PooledResult, run_pooled
 from pokerlab.arena.stats import AgentResult
 from pokerlab.errors import ConfigError
-from pokerlab.programs.loki1.experiments import PooledResult, run_pooled
 
 #: match-up name -> (variant, control), Peña 1999 ch. 4-5.
 MATCHUPS: dict[str, tuple[str, str]] = {
