@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from pokerlab.errors import ConfigError
+from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.interfaces.cli import main
 from pokerlab.programs.td.agent import TDAgent
 from pokerlab.programs.td.config import PRESETS
@@ -63,6 +63,21 @@ def test_resume_is_identical_to_an_uninterrupted_run(tmp_path):
     ).read_bytes()
     with pytest.raises(ConfigError, match="another config, schedule or seed"):
         train(config, SCHEDULE, 400, 8, tmp_path / "whole", resume=True)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [b"cpokerlab.learning.td\nTrainer\n)\x81.", b"not a pickle", b""],
+    ids=["old-layout", "junk", "empty"],
+)
+def test_a_trainer_state_that_cannot_be_read_is_one_line(tmp_path, capsys, state):
+    """A trainer.pkl of the layout before pokerlab.programs (or a damaged one) is refused in one line."""
+    (tmp_path / "trainer.pkl").write_bytes(state)
+    with pytest.raises(CorruptData, match="trainer.pkl cannot be resumed .*train the run again"):
+        train(PRESETS["repaired"], SCHEDULE, 100, 7, tmp_path, resume=True)
+    args = ["train", "td", "--hands", "100", "--out", str(tmp_path), "--resume", "--no-progress"]
+    assert main(args) == 2
+    assert capsys.readouterr().err.count("\n") == 1
 
 
 def test_per_opponent_networks_train_resume_and_snapshot(tmp_path):

@@ -39,7 +39,7 @@ from pokerlab.arena.evidence import log_hands_axis, write_csv
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.checks import check_fields
 from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
-from pokerlab.errors import ConfigError
+from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.programs.td.agent import TDAgent, TDLearner
 from pokerlab.programs.td.config import TDConfig, preset
 
@@ -389,7 +389,13 @@ def train(
     out = Path(out)
     state_file = out / "trainer.pkl"
     if resume and state_file.is_file():
-        trainer: Trainer = pickle.loads(state_file.read_bytes())
+        try:
+            trainer: Trainer = pickle.loads(state_file.read_bytes())
+        except (pickle.UnpicklingError, ImportError, AttributeError, EOFError, TypeError) as exc:
+            raise CorruptData(
+                f"{state_file} cannot be resumed ({exc}): written by another pokerlab (before the programs "
+                "moved to pokerlab.programs, say) or damaged; train the run again"
+            ) from None
         asked = Trainer.start(config, schedule, seed)
         if _meta(trainer.config, trainer.schedule, trainer.seed) != _meta(asked.config, schedule, seed):
             raise ConfigError(
