@@ -223,7 +223,10 @@ def main() -> None:
             )
         )
     if args.ompeval is None:
-        native = "OMPEval not measured: point --ompeval (or OMPEVAL_DIR) at a checkout of it to build it"
+        native = (
+            "OMPEval not measured: point --ompeval (or OMPEVAL_DIR) at a checkout of "
+            "github.com/zekyll/OMPEval"
+        )
     else:
         try:
             native = native_rate(build_ompeval(args.ompeval), batches[7], repeats)
