@@ -68,10 +68,9 @@ def test_always_fold_concedes_the_blinds():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["call", "call=0.5,raise=0.5"])
-def test_kernel_matches_the_plain_recursion_with_raises(name):
+def test_kernel_matches_the_plain_recursion_with_raises():
     config = GameConfig(max_raises=1)
-    strategy = FixedStrategy.parse(name)
+    strategy = FixedStrategy(fold=0.2, call=0.4, raise_=0.4)
     (result,) = exact_best_response([strategy], config, deck=NINE)
     expected = [reference_best_response(strategy, config, NINE, seat) for seat in (0, 1)]
     assert result.chips_by_position == pytest.approx(expected, abs=1e-12)
@@ -80,6 +79,9 @@ def test_kernel_matches_the_plain_recursion_with_raises(name):
 def test_refuses_real_stacks_and_tiny_decks():
     with pytest.raises(ConfigError, match="unlimited-bankroll"):
         exact_best_response([FixedStrategy(call=1.0)], GameConfig(stack=1000))
+    for uncapped in (GameConfig(max_raises=None), GameConfig(no_cap_heads_up=True)):
+        with pytest.raises(ConfigError, match="needs a cap on the raises"):
+            exact_best_response([FixedStrategy(call=1.0)], uncapped, deck=NINE)
     with pytest.raises(ConfigError, match="at least 9 cards"):
         exact_best_response([FixedStrategy(call=1.0)], deck=NINE[:8])
 

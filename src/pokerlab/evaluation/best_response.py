@@ -1,12 +1,12 @@
 """Exact best response to a heads-up limit strategy that ignores the cards (always fold, always call, always
-raise, or any fixed fold/call/raise mix), by walking the public betting tree (Johanson et al. 2011 §3-4).
+raise, or any fixed fold/call/raise mix), by walking the public betting tree (Johanson et al. 2011).
 
 Such an opponent never reveals or depends on its cards, so the best responder's belief about the opponent's
 holding stays uniform over the cards it cannot see, and its value at a showdown with holding h on board B
 is ``(2 e - 1) * stake``, where ``e`` is h's equity (wins plus half the ties) against a uniformly random
 opposing holding. The walk therefore needs, for every board and holding, that one equity, computed for all
 holdings of a board at once by ranking them and counting in rank order with a correction per card
-(Johanson et al. 2011 §4.2, the O(n) showdown). Everything above the river is a max (the best responder's
+(Johanson et al. 2011, the O(n) showdown). Everything above the river is a max (the best responder's
 node), a fixed mix (the opponent's node) or an average over the next card.
 
 The betting tree comes from the engine (`pokerlab.engine.HandState`): every betting round is compiled, once
@@ -235,7 +235,8 @@ def _walk(kind, first, count, child, prob, const, ref, roots, cont, e, vals, out
 @nb.njit(cache=True)
 def _board_equities(board_key, board_mask, hold_keys, hold_masks, hold_a, hold_b, n_cards, out, scratch):
     """Twice the wins plus the ties of every holding against every other holding that shares no card with
-    it, on one five-card board; holdings that clash with the board get -1 (Johanson et al. 2011 §4.2).
+    it, on one five-card board; holdings that clash with the board get -1 (the O(n) showdown of Johanson
+    et al. 2011).
 
     Holdings are ranked, sorted by rank (two radix passes), and swept in rank order keeping how many
     holdings, and how many holding each card, lie below: wins = below - below[a] - below[b], and ties the
@@ -489,9 +490,16 @@ class BestResponse:
 
 
 def _check_game(config: GameConfig) -> None:
+    """Refuse a game whose betting tree this walk cannot hold: real stacks, or no cap on the raises."""
     if config.stack is not None:
         raise ConfigError(
             f"the exact best response needs the unlimited-bankroll game (no stack), got stack={config.stack}"
+        )
+    uncapped = config.max_raises is None or config.no_cap_heads_up
+    if uncapped and config.max_raises_per_player is None:
+        raise ConfigError(
+            "the exact best response needs a cap on the raises (max_raises, or max_raises_per_player), "
+            "got none heads-up"
         )
 
 
