@@ -17,7 +17,8 @@ from pokerlab.evaluation.best_response import (
     reference_best_response,
     reference_equities,
 )
-from pokerlab.evaluation.commands import _cache_key
+from pokerlab.evaluation.commands import GAMES, _cache_key
+from pokerlab.interfaces.acpc.gamedef import load_gamedef
 from pokerlab.interfaces.cli import main
 
 #: Queens, kings and aces of three suits: nine cards, the fewest a heads-up hand can use; the deck is
@@ -84,6 +85,11 @@ def test_refuses_real_stacks_and_tiny_decks():
             exact_best_response([FixedStrategy(call=1.0)], uncapped, deck=NINE)
     with pytest.raises(ConfigError, match="at least 9 cards"):
         exact_best_response([FixedStrategy(call=1.0)], deck=NINE[:8])
+
+
+def test_the_games_are_acpcs_heads_up_limit_game():
+    acpc = load_gamedef("holdem.limit.2p.reverse_blinds").to_config()
+    assert GAMES["acpc"] == acpc == GAMES["ours"]
 
 
 def test_cli_bad_strategy_is_one_line(capsys):

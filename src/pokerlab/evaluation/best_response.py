@@ -145,6 +145,8 @@ def _compile(config: GameConfig, jobs: Sequence[tuple[int, FixedStrategy]]) -> l
     todo: list[tuple[int, int, HandState]] = []  # (job, round, state at the start of that round)
 
     def entry(job: int, state: HandState) -> int:
+        # heads-up with unlimited bankrolls, a round's betting depends only on the chips each has put in
+        # (the same for both at a round's start; the blinds before the flop) and on nothing said before it
         r, put = rounds[state.round], state.committed[0]
         key = (job, put)
         if key not in r.entries:
@@ -195,9 +197,6 @@ def _compile(config: GameConfig, jobs: Sequence[tuple[int, FixedStrategy]]) -> l
         job, round_index, state = todo.pop()
         r = rounds[round_index]
         r.roots[r.entries[(job, state.committed[0])]] = build(job, r, state, round_index)
-    for r in rounds:
-        if any(k == _NEXT and not 0 <= q for k, q in zip(r.kind, r.ref, strict=True)):
-            raise AssertionError("a betting round leads nowhere")
     return rounds
 
 
