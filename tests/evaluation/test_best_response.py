@@ -4,6 +4,7 @@ engine's tree on small decks, the equity kernel against one comparison at a time
 
 import json
 
+import numpy as np
 import pytest
 
 from pokerlab.actions import CALL, FOLD, RAISE
@@ -12,6 +13,9 @@ from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
 from pokerlab.evaluation.best_response import (
     FixedStrategy,
+    _compile,
+    _walk,
+    _walk_block,
     board_equities,
     exact_best_response,
     reference_best_response,
@@ -133,3 +137,23 @@ def test_board_equities_counts_every_opponent():
     got = board_equities(parse_cards("2c 7d Jh Qs Ac"), deck)
     assert len(got) == 1081 and sum(got.values()) == 1081 * 990  # each pair's 2 points shared out
     assert max(got.values()) <= 2 * 990 and min(got.values()) >= 0
+
+
+def test_block_walk_matches_the_walk_one_holding_at_a_time(rng):
+    """The turn programs of the full game for two strategies, under random next-round values."""
+    jobs = [
+        (seat, FixedStrategy.parse(name))
+        for name in ("call=0.5,raise=0.5", "fold=0.1,raise=0.9")
+        for seat in (0, 1)
+    ]
+    turn = _compile(GameConfig(), jobs)[2].arrays()
+    n_next = max(turn[6]) + 1
+    cont = rng.normal(size=(10, n_next)) * 50
+    rows = np.array([7, 2, 9, 0, 4])
+    vals = np.repeat(turn[5][:, None], len(rows), axis=1)
+    out = np.empty((len(rows), len(turn[7])))
+    _walk_block(*turn, rows, cont, vals, out)
+    for b, row in enumerate(rows):
+        expected = np.empty(len(turn[7]))
+        _walk(*turn, cont[row], 0.0, turn[5].copy(), expected)
+        assert out[b] == pytest.approx(expected, abs=1e-9)

@@ -126,8 +126,12 @@ class _Round:
     entries: dict  # (job, chips each has put in) -> q
 
     def arrays(self) -> tuple[np.ndarray, ...]:
+        """The program as `_walk` takes it: the node arrays, then the inner nodes (children first), the
+        _NEXT leaves and the showdowns as lists of node indices."""
+        kind = np.array(self.kind, np.int8)
+        inner = np.flatnonzero((kind == _BEST) | (kind == _MIX))[::-1]
         return (
-            np.array(self.kind, np.int8),
+            kind,
             np.array(self.first, np.int32),
             np.array(self.count, np.int32),
             np.array(self.child, np.int32),
@@ -135,6 +139,9 @@ class _Round:
             np.array(self.const, np.float64),
             np.array(self.ref, np.int32),
             np.array(self.roots, np.int32),
+            inner.astype(np.int32),
+            np.flatnonzero(kind == _NEXT).astype(np.int32),
+            np.flatnonzero(kind == _SHOWDOWN).astype(np.int32),
         )
 
 
@@ -201,18 +208,16 @@ def _compile(config: GameConfig, jobs: Sequence[tuple[int, FixedStrategy]]) -> l
 
 
 @nb.njit(cache=True)
-def _walk(kind, first, count, child, prob, const, ref, roots, cont, e, vals, out):
+def _walk(kind, first, count, child, prob, const, ref, roots, inner, nexts, shows, cont, e, vals, out):
     """Values of every node of a compiled round for one holding, children first; `out[q]` the value of the
-    q-th entry. `cont` holds the next round's entry values, `e` the showdown equity (river only)."""
-    for i in range(kind.shape[0] - 1, -1, -1):
-        k = kind[i]
-        if k == _FOLDED:
-            vals[i] = const[i]
-        elif k == _NEXT:
-            vals[i] = cont[ref[i]]
-        elif k == _SHOWDOWN:
-            vals[i] = (2.0 * e - 1.0) * const[i]
-        elif k == _BEST:
+    q-th entry. `cont` holds the next round's entry values, `e` the showdown equity (river only); `vals`
+    must start as a copy of `const`, which is every fold's value (folds never change)."""
+    for i in nexts:
+        vals[i] = cont[ref[i]]
+    for i in shows:
+        vals[i] = (2.0 * e - 1.0) * const[i]
+    for i in inner:
+        if kind[i] == _BEST:
             best = -np.inf
             for j in range(first[i], first[i] + count[i]):
                 v = vals[child[j]]
@@ -226,6 +231,43 @@ def _walk(kind, first, count, child, prob, const, ref, roots, cont, e, vals, out
             vals[i] = total
     for q in range(roots.shape[0]):
         out[q] = vals[roots[q]]
+
+
+@nb.njit(cache=True)
+def _walk_block(
+    kind, first, count, child, prob, const, ref, roots, inner, nexts, shows, rows, cont, vals, out
+):
+    """`_walk` for many holdings at once (no showdowns): holding b's next-round values are
+    ``cont[rows[b]]``, its entry values go to ``out[b]``. `vals` (nodes x at least len(rows)) must start
+    with every fold's value in its row; the inner loops run over the holdings, which the compiler
+    vectorises."""
+    width = rows.shape[0]
+    for i in nexts:
+        q = ref[i]
+        for b in range(width):
+            vals[i, b] = cont[rows[b], q]
+    for i in inner:
+        j0 = first[i]
+        c = child[j0]
+        if kind[i] == _BEST:
+            for b in range(width):
+                vals[i, b] = vals[c, b]
+            for j in range(j0 + 1, j0 + count[i]):
+                c = child[j]
+                for b in range(width):
+                    vals[i, b] = max(vals[i, b], vals[c, b])
+        else:
+            p = prob[j0]
+            for b in range(width):
+                vals[i, b] = p * vals[c, b]
+            for j in range(j0 + 1, j0 + count[i]):
+                c, p = child[j], prob[j]
+                for b in range(width):
+                    vals[i, b] += p * vals[c, b]
+    for q in range(roots.shape[0]):
+        r = roots[q]
+        for b in range(width):
+            out[b, q] = vals[r, b]
 
 
 # -- equities on a river board ---------------------------------------------------------------------------
@@ -385,7 +427,7 @@ def _flop_values(
                 pair[i, j] = p
                 pair[j, i] = p
                 p += 1
-        e2 = np.empty((p, n_hold), np.int32)
+        e2 = np.empty((p, n_hold), np.int16)  # at most 2 * 990
         scratch = np.empty((3, n_hold), np.int64)
         for i in range(m):
             for j in range(i + 1, m):
@@ -402,34 +444,53 @@ def _flop_values(
                     scratch,
                 )
         turn_sum = np.zeros((n_hold, n_turn_entries))
-        cont = np.empty(n_river_entries)
-        turn_vals = np.empty(turn[0].shape[0])
-        turn_out = np.empty(n_turn_entries)
+        cont = np.empty((n_hold, n_river_entries))
+        live = np.empty(n_hold, np.int64)
+        width = 64  # holdings walked together
+        turn_vals = np.empty((turn[0].shape[0], width))
+        for b in range(width):
+            turn_vals[:, b] = turn[5]
+        turn_out = np.empty((width, n_turn_entries))
         for ti in range(m):
             turn_mask = flop_mask | card_masks[rest[ti]]
-            for h in range(n_hold):
-                if hold_masks[h] & turn_mask != 0:
+            cont[:] = 0.0
+            for ri in range(m):  # river by river: each row of e2 is read once, in order
+                if ri == ti:
                     continue
-                for q in range(n_river_entries):
-                    cont[q] = 0.0
-                for ri in range(m):
-                    if ri == ti or hold_masks[h] & card_masks[rest[ri]] != 0:
-                        continue
-                    row = showdown[e2[pair[ti, ri], h]]
+                dead = turn_mask | card_masks[rest[ri]]
+                row = e2[pair[ti, ri]]
+                for h in range(n_hold):
+                    if hold_masks[h] & dead == 0:
+                        values = showdown[row[h]]
+                        for q in range(n_river_entries):
+                            cont[h, q] += values[q]
+            n_live = 0
+            for h in range(n_hold):
+                if hold_masks[h] & turn_mask == 0:
+                    live[n_live] = h
+                    n_live += 1
                     for q in range(n_river_entries):
-                        cont[q] += row[q]
-                for q in range(n_river_entries):
-                    cont[q] /= n_cards - 6
-                _walk(*turn, cont, 0.0, turn_vals, turn_out)
-                turn_sum[h] += turn_out
-        flop_vals = np.empty(flop[0].shape[0])
-        flop_out = np.empty(n_flop_entries)
+                        cont[h, q] /= n_cards - 6
+            for start in range(0, n_live, width):
+                rows = live[start : min(start + width, n_live)]
+                _walk_block(*turn, rows, cont, turn_vals, turn_out)
+                for b in range(rows.shape[0]):
+                    turn_sum[rows[b]] += turn_out[b]
+        n_live = 0
         for h in range(n_hold):
-            if hold_masks[h] & flop_mask != 0:
-                continue
-            turn_sum[h] /= n_cards - 5
-            _walk(*flop, turn_sum[h], 0.0, flop_vals, flop_out)
-            out[f, h] = flop_out
+            if hold_masks[h] & flop_mask == 0:
+                live[n_live] = h
+                n_live += 1
+                turn_sum[h] /= n_cards - 5
+        flop_vals = np.empty((flop[0].shape[0], width))
+        for b in range(width):
+            flop_vals[:, b] = flop[5]
+        flop_out = np.empty((width, n_flop_entries))
+        for start in range(0, n_live, width):
+            rows = live[start : min(start + width, n_live)]
+            _walk_block(*flop, rows, turn_sum, flop_vals, flop_out)
+            for b in range(rows.shape[0]):
+                out[f, rows[b]] = flop_out[b]
 
 
 # -- suit symmetry ---------------------------------------------------------------------------------------
@@ -530,7 +591,7 @@ def exact_best_response(
     opponents = (n - 7) * (n - 8) // 2
     river = rounds[RIVER].arrays()
     showdown = np.empty((2 * opponents + 1, len(rounds[RIVER].roots)))
-    vals = np.empty(len(rounds[RIVER].kind))
+    vals = river[5].copy()
     for e2 in range(2 * opponents + 1):
         _walk(*river, np.empty(0), e2 / (2 * opponents), vals, showdown[e2])
     maps = _suit_maps(deck)
@@ -559,7 +620,7 @@ def exact_best_response(
     flops_per_holding = (n - 2) * (n - 3) * (n - 4) // 6
     cont = totals / (class_size[:, None] * flops_per_holding)
     pre = rounds[0].arrays()
-    vals = np.empty(len(rounds[0].kind))
+    vals = pre[5].copy()
     entry = np.empty(len(rounds[0].roots))
     value = np.zeros(len(jobs))
     for c in range(len(class_size)):

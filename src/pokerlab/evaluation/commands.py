@@ -17,7 +17,7 @@ from pokerlab.engine import GameConfig
 
 _EXPLOIT_DOC = """Exact best response to strategies that ignore their cards (Johanson et al. 2011):
 --exact call, fold, raise or a mix such as call=0.5,raise=0.5 (repeatable; all are computed in one pass
-over the boards, about three minutes on two cores for the four of Johanson et al.'s Table 1). Prints
+over the boards, about two minutes on two cores for the four of Johanson et al.'s Table 1). Prints
 milli-big-blinds per game (mbb/g), the mean over the best responder's two seats. Results are kept in the
 user's cache folder, so asking again is instant (--no-cache recomputes)."""
 
