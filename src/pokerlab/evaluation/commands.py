@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+from pokerlab.commandline import add_progress_option, progress_lines
 from pokerlab.engine import GameConfig
 
 _EXPLOIT_DOC = """Exact best response to strategies that ignore their cards (Johanson et al. 2011):
@@ -59,12 +60,10 @@ def cmd_exploit(args: argparse.Namespace) -> int:
     cache = {} if args.no_cache else _read_cache(path)
     keys = [_cache_key(config, s.name) for s in strategies]
     todo = [s for s, k in zip(strategies, keys, strict=True) if k not in cache]
-    show = sys.stderr.isatty() if args.progress is None else args.progress
+    progress = progress_lines(args)
     if todo:
-        if show:
-            names = ", ".join(s.name for s in todo)
-            print(f"exact best response to {names}: every flop, turn and river", file=sys.stderr, flush=True)
-        progress = (lambda line: print(line, file=sys.stderr, flush=True)) if show else None
+        if progress is not None:
+            progress(f"exact best response to {', '.join(s.name for s in todo)}: every flop, turn and river")
         for result in exact_best_response(todo, config, progress=progress):
             cache[_cache_key(config, result.strategy.name)] = result.to_dict()
         try:
@@ -72,8 +71,8 @@ def cmd_exploit(args: argparse.Namespace) -> int:
             path.write_text(json.dumps(cache, indent=1))
         except OSError as exc:
             print(f"pokerlab: note: could not keep the results in {path}: {exc.strerror}", file=sys.stderr)
-    elif show:
-        print(f"from the cache {path} (--no-cache recomputes)", file=sys.stderr)
+    elif progress is not None:
+        progress(f"from the cache {path} (--no-cache recomputes)")
     rows = [cache[k] for k in keys]
     if args.json:
         print(json.dumps({"game": args.game, "results": rows}))
@@ -110,10 +109,5 @@ def add_commands(subparsers) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--no-cache", action="store_true", help="compute again even if the cache holds the figure")
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress lines on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_option(p)
     p.set_defaults(func=cmd_exploit)
