@@ -9,11 +9,8 @@ from pokerlab.engine import (
     RAISE,
     GameConfig,
     HandState,
-    acpc_state_line,
     hand_end,
     max_loss,
-    parse_acpc_state_line,
-    record_of,
     replay,
     seat_view,
 )
@@ -262,15 +259,6 @@ def test_replay_rejects_with_reason():
     with pytest.raises(InvalidCards, match="unknown"):
         checks = [(1, CALL), (0, CALL)] + [(0, CALL), (1, CALL)] * 3
         replay(C, [1000, 1000], [-1, -1] + holes[2:], board, checks)
-
-
-def test_acpc_state_line_round_trip():
-    holes, board = deal(2, "As Ad Kh Kd")
-    s = play(HandState(C, holes, board), [RAISE, CALL, CALL, RAISE, CALL, CALL, CALL, RAISE, FOLD])
-    record = record_of(s, [UNLIMITED_STACK] * 2, ["alice", "bob"])
-    line = acpc_state_line(record, 7)
-    assert line == "STATE:7:rc/crc/cc/rf:AsAd|KhKd/2c7d9h/Jd/Kc:30|-30:alice|bob"
-    assert parse_acpc_state_line(line, C) == record
 
 
 def test_a_lone_player_who_owes_nothing_may_only_check():

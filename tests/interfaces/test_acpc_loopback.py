@@ -20,12 +20,13 @@ from pokerlab.agents import Agent, make_agent
 from pokerlab.arena.match import unique_labels
 from pokerlab.arena.output import summarize_folder
 from pokerlab.arena.store import read_hands
-from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, parse_acpc_state_line
+from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState
 from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
 from pokerlab.interfaces.acpc.client import AcpcClient, play
 from pokerlab.interfaces.acpc.dealer import run_dealer
 from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, matchstate_of, parse_matchstate
+from pokerlab.interfaces.acpc.statelog import parse_acpc_state_line
 from pokerlab.interfaces.cli import main
 
 CONFIG = GameConfig()

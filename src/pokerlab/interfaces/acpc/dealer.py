@@ -31,11 +31,11 @@ from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.session import SessionReport, run_session
 from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
-from pokerlab.engine.records import format_state_line
 from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import check_poll
 from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, HandLines
 from pokerlab.interfaces.acpc.seat import AcpcPlayer
+from pokerlab.interfaces.acpc.statelog import format_state_line, score_line
 
 #: Seconds the dealer polls for each answer before it sleeps (`Channel.poll_for`): about what an
 #: always-call client takes to answer on loopback, so a fast client's answer is read without a wake-up,
@@ -102,11 +102,6 @@ class AcpcTable(Table):
             self.log.flush()  # a finished hand survives the dealer's crash (one write a hand, no fsync)
         self.logged += 1
         return state
-
-
-def score_line(totals: Sequence[int], names: Sequence[str]) -> str:
-    """The final ACPC log line: each player's total, in the order the players were named."""
-    return f"SCORE:{'|'.join(str(int(t)) for t in totals)}:{'|'.join(names)}"
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Writing hands: a row when a hand is dealt, and everything about it, bankrolls included, in ONE
 transaction when it ends, so a crash loses no finished hand and never half a pot.
 
-A hand is ``running`` from its deal to its end. Bankrolls change only in `HandStore.finish`, in the
+A hand is ``running`` from its deal to its end. Bankrolls change only in `HandLedger.finish`, in the
 transaction that stores the hand, so a hand a stopped server left ``running`` changed no bankroll:
 `void_running` marks it ``void`` at the next start and the chips it had taken are still in the bankrolls.
 
@@ -31,7 +31,7 @@ def seat_counters(state: HandState, position: int) -> dict[str, int]:
     }
 
 
-class HandStore:
+class HandLedger:
     """The hands of a server (writes take the database's one writer lock)."""
 
     def __init__(self, database: Database) -> None:

@@ -8,7 +8,7 @@ comes, checks when checking is free and folds otherwise.
 
 Money (docs/web-protocol.md, "Levels"): a person's chips at the table are their whole bankroll (real
 stacks), and every finished hand books the nets into the bankrolls in the transaction that stores it
-(`HandStore.finish`). Bots sit with ``bot_stack_bets`` big bets, topped up before every hand; their books
+(`HandLedger.finish`). Bots sit with ``bot_stack_bets`` big bets, topped up before every hand; their books
 (one account per agent name, starting at 0) take their nets, so the chips of all accounts always add up to
 what the people were given. A level opens to a person whose bankroll reached its threshold
 (Billings et al. 1998 §5; LOKI-SPEC §7.1).
@@ -16,7 +16,7 @@ what the people were given. A level opens to a person whose bankroll reached its
 Cards: each hand is dealt from its own 63-bit seed (`deal_cards(seed, 0, n)`), drawn from the operating
 system's entropy (`secrets`) unless the server has a practice ``seed``, from which every hand's seed is
 derived (table, hand number: reproducible, and said so in the lobby). The seed is stored with the hand
-(`HandStore.start`) for an audit to re-deal it, and never sent to anyone.
+(`HandLedger.start`) for an audit to re-deal it, and never sent to anyone.
 
 A table with no person pauses (no CPU) unless ``run_bot_tables`` is set.
 """
@@ -44,7 +44,7 @@ from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState, han
 from pokerlab.interfaces.web import frames
 from pokerlab.interfaces.web.accounts import AccountError
 from pokerlab.interfaces.web.config import Level, TableSpec, WebConfig, level_named
-from pokerlab.interfaces.web.store import HandStore
+from pokerlab.interfaces.web.store import HandLedger
 
 log = logging.getLogger(__name__)
 #: Frames queued for one connection before it is dropped as too slow.
@@ -133,7 +133,7 @@ class Seat:
 class Table:
     """One table of the lobby and the task that plays its hands."""
 
-    def __init__(self, table_id: int, spec: TableSpec, web: WebConfig, store: HandStore) -> None:
+    def __init__(self, table_id: int, spec: TableSpec, web: WebConfig, store: HandLedger) -> None:
         self.id = table_id
         self.level: Level = level_named(spec.level)
         self.web = web
@@ -453,7 +453,7 @@ class Table:
 class Lobby:
     """Every table of a server, and who sits where (a person sits at one table at a time)."""
 
-    def __init__(self, web: WebConfig, store: HandStore) -> None:
+    def __init__(self, web: WebConfig, store: HandLedger) -> None:
         self.web = web
         self.tables = {i + 1: Table(i + 1, spec, web, store) for i, spec in enumerate(web.tables)}
         self.tasks: list[asyncio.Task] = []
