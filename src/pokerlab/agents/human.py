@@ -1,8 +1,9 @@
 """A person at the terminal: a table that reads like a card room, and prompts until the answer is legal.
 
 The agent hooks draw the table: `begin_hand` shows who sits where (name, seat, blinds, stacks) and the hole
-cards; `observe` spells out every action ("loki1 (seat 3) raises to 20"); the board is shown by round as
-it is dealt, the pot after each round; `end_hand` shows the hands shown down with their names
+cards, the pot counting the blinds as posted (`HandStart.blinds`: a short stack posts less, all in);
+`observe` spells out every action ("loki1 (seat 3) raises to 20"); the board is shown by round as it is
+dealt, the pot after each round; `end_hand` shows the hands shown down with their names
 (`pokerlab.evaluator.describe`), who won what, and the player's running total. Actions of a round are shown
 once its board is known (at the player's turn or at the end of the hand), so they never precede the cards.
 
@@ -84,10 +85,10 @@ class HumanAgent(Agent):
         self.pending = []
         n, config = start.players, start.config
         small, big = blind_positions(n)
-        self.bets = [0] * n
-        self.bets[small], self.bets[big] = config.small_blind, config.big_blind
-        self.pot = config.small_blind + config.big_blind
-        self.committed = list(self.bets)
+        posted = start.blinds  # what was posted: a short stack posts less than the blind, all in
+        self.bets = list(posted)
+        self.pot = sum(posted)
+        self.committed = list(posted)
         self.round = 0
         self.shown_round = 0
         self._say(f"\n=== hand {start.hand + 1} " + "=" * 50)
@@ -95,6 +96,9 @@ class HumanAgent(Agent):
         for p in range(n):
             roles = ["button"] if p == n - 1 else []
             roles += ["small blind"] if p == small else ["big blind"] if p == big else []
+            blind = config.big_blind if p == big else config.small_blind if p == small else 0
+            if posted[p] < blind:  # only a stack shorter than the blind posts less
+                roles[-1] += f" {posted[p]} (all-in)"
             role = ", ".join(roles)
             stack = "" if start.stacks is None else f"  stack {start.stacks[p]}"
             self._say(f"  {self._who(p):<{width}}{role:<24}{stack}".rstrip())
