@@ -44,7 +44,16 @@ from pokerlab.agents.registry import is_external
 from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.arena.seating import duplicate_positions
-from pokerlab.arena.session import SessionJob, SessionReport, make_table, run_session
+from pokerlab.arena.session import (
+    Block,
+    Done,
+    Pause,
+    Progress,
+    SessionJob,
+    SessionReport,
+    make_table,
+    run_session,
+)
 from pokerlab.arena.stats import AgentResult, summarize
 from pokerlab.arena.table import MAX_FAULTS
 from pokerlab.engine import GameConfig
@@ -135,6 +144,16 @@ def _positive(name: str, value, allow_none: bool = False) -> None:
         raise ConfigError(f"{name} must be a positive integer, got {value!r}")
 
 
+def check_match(players: int, hands: int, duplicate: bool, **timeouts: float | None) -> None:
+    """The checks of every match before it plays (`play_match`, the ACPC dealer): 2 to 10 players, a
+    positive number of hands (of deals when ``duplicate``), each timeout None or positive seconds."""
+    if not 2 <= players <= 10:
+        raise ConfigError(f"a match needs 2 to 10 agents, got {players}")
+    _positive("deals" if duplicate else "hands", hands)  # a duplicate match plays each deal once per agent
+    for name, seconds in timeouts.items():
+        check_seconds(name, seconds)
+
+
 def plan_sessions(
     specs: Sequence[AgentSpec],
     labels: Sequence[str],
@@ -218,17 +237,14 @@ def play_match(
     """
     config = config or GameConfig()
     n = len(agents)
-    if not 2 <= n <= 10:
-        raise ConfigError(f"a match needs 2 to 10 agents, got {n}")
-    count = "deals" if duplicate else "hands"  # a duplicate match plays each deal once per agent
-    for name, value in ((count, hands), ("block", block), ("workers", workers), ("sessions", sessions)):
+    check_match(n, hands, duplicate, action_timeout=action_timeout)
+    for name, value in (("block", block), ("workers", workers), ("sessions", sessions)):
         _positive(name, value)
     _positive("rebuy", rebuy, allow_none=True)
     if rebuy is not None and config.unlimited:
         raise ConfigError("rebuy restores real stacks: give the game a stack (GameConfig(stack=...))")
     if duplicate and sessions != 1:
         raise ConfigError("a duplicate match has one session per seat rotation; leave sessions at 1")
-    check_seconds("action_timeout", action_timeout)
     if not isinstance(max_faults, int) or isinstance(max_faults, bool) or max_faults < 0:
         raise ConfigError(f"max_faults must be a whole number of faults, 0 or more, got {max_faults!r}")
     if sandbox not in SANDBOX_MODES:
@@ -289,25 +305,23 @@ def play_match(
         with tqdm(total=total, initial=len(rows), disable=not progress, unit="hand", smoothing=0.1) as bar:
             done_before: dict[int, int] = {}
             for session, event in events:
-                kind = event[0]
-                if kind == "progress":
-                    bar.update(event[1] - done_before.get(session, 0))
-                    done_before[session] = event[1]
-                elif kind == "block":
-                    outcomes, block_faults = event[1], event[2]
-                    rows += [(o.hand, o.deal, o.nets) for o in outcomes]
-                    faults = [a + b for a, b in zip(faults, block_faults, strict=True)]
-                    if writer:
-                        writer.add(outcomes)
-                elif kind == "done":
-                    report: SessionReport = event[1]
-                    reports.append(report)
-                    if writer:
-                        writer.session_done(report.to_json())
-                    bar.update(report.hands_played - done_before.get(session, 0))
-                    done_before[session] = report.hands_played
-                    if report.ended != "completed":
-                        log.warning("session %d: %s", report.session, report.ended)
+                match event:
+                    case Progress(hands=played):
+                        bar.update(played - done_before.get(session, 0))
+                        done_before[session] = played
+                    case Block(outcomes=outcomes, faults=block_faults):
+                        rows += [(o.hand, o.deal, o.nets) for o in outcomes]
+                        faults = [a + b for a, b in zip(faults, block_faults, strict=True)]
+                        if writer:
+                            writer.add(outcomes)
+                    case Done(report=report):
+                        reports.append(report)
+                        if writer:
+                            writer.session_done(report.to_json())
+                        bar.update(report.hands_played - done_before.get(session, 0))
+                        done_before[session] = report.hands_played
+                        if report.ended != "completed":
+                            log.warning("session %d: %s", report.session, report.ended)
     except BotFault as exc:
         if writer:
             (Path(out) / "faults.log").write_text(f"{exc}\n\n{exc.details}\n")
@@ -412,7 +426,7 @@ def _in_process(jobs: list[SessionJob], direct=None, cpu: int | None = None):
                 for turn in list(turns):
                     session, events = turn
                     for event in events:
-                        if event[0] == "pause":
+                        if type(event) is Pause:
                             break
                         yield session, event
                     else:
@@ -431,6 +445,18 @@ def _in_process(jobs: list[SessionJob], direct=None, cpu: int | None = None):
         table.close()
 
 
+@dataclass(frozen=True, slots=True)
+class _WorkerFailed:
+    """A worker process stopped on this error (raised again in the match)."""
+
+    error: BaseException
+
+
+@dataclass(frozen=True, slots=True)
+class _WorkerExit:
+    """A worker process has played all its sessions."""
+
+
 def _worker(jobs: list[SessionJob], events, cpu: int | None = None) -> None:
     """A worker process: play its jobs (`_in_process`, on `cpu` alone where given), forwarding every
     event."""
@@ -438,10 +464,10 @@ def _worker(jobs: list[SessionJob], events, cpu: int | None = None) -> None:
         for event in _in_process(jobs, cpu=cpu):
             events.put(event)
     except PokerlabError as exc:
-        events.put((-1, ("error", exc)))
+        events.put((-1, _WorkerFailed(exc)))
     except BaseException:  # noqa: BLE001 - report anything, so the match does not wait forever
-        events.put((-1, ("error", RuntimeError(traceback.format_exc()))))
-    events.put((-1, ("exit",)))
+        events.put((-1, _WorkerFailed(RuntimeError(traceback.format_exc()))))
+    events.put((-1, _WorkerExit()))
 
 
 def _parallel_events(jobs: list[SessionJob], workers: int, cpus: Sequence[int] = ()):
@@ -467,10 +493,10 @@ def _parallel_events(jobs: list[SessionJob], workers: int, cpus: Sequence[int] =
                 if dead:
                     raise RuntimeError(f"a worker process died (exit code {dead[0].exitcode})") from None
                 continue
-            if event[0] == "exit":
+            if type(event) is _WorkerExit:
                 running -= 1
-            elif event[0] == "error":
-                raise event[1]
+            elif type(event) is _WorkerFailed:
+                raise event.error
             else:
                 yield session, event
     finally:

@@ -26,9 +26,9 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO
 
-from pokerlab.arena.match import MatchResult, check_seconds, plan_sessions, unique_labels
+from pokerlab.arena.match import MatchResult, check_match, plan_sessions, unique_labels
 from pokerlab.arena.players import AgentSpec
-from pokerlab.arena.session import SessionReport, run_session
+from pokerlab.arena.session import Block, Done, SessionReport, run_session
 from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import BotFault, ConfigError
@@ -159,17 +159,12 @@ def run_dealer(
     group, which the seat watches and whose group it kills at the end of the session.
     """
     n = len(names)
-    if not 2 <= n <= 10:
-        raise ConfigError(f"a match needs 2 to 10 players, got {n}")
-    if hands < 1:
-        raise ConfigError(f"hands must be at least 1, got {hands}")
+    check_match(n, hands, duplicate, action_timeout=action_timeout, hand_timeout=hand_timeout)
     ports = list(ports) if ports else [0] * n
     if len(ports) != n:
         raise ConfigError(f"{n} players need {n} ports, got {len(ports)}")
     if programs is not None and len(programs) != n:
         raise ConfigError(f"{n} players need {n} programs, got {len(programs)}")
-    check_seconds("action_timeout", action_timeout)
-    check_seconds("hand_timeout", hand_timeout)
     check_poll(poll_for)
     labels = unique_labels(list(names), sep="-")
     specs = [AgentSpec(label, b"") for label in labels]
@@ -223,14 +218,15 @@ def run_dealer(
         for job in jobs:
             try:
                 for event in run_session(job, table):
-                    if event[0] == "block":
-                        rows += [(o.hand, o.deal, o.nets) for o in event[1]]
-                        if writer:
-                            writer.add(event[1])
-                    elif event[0] == "done":
-                        reports.append(event[1])
-                        if writer:
-                            writer.session_done(event[1].to_json())
+                    match event:
+                        case Block(outcomes=outcomes):
+                            rows += [(o.hand, o.deal, o.nets) for o in outcomes]
+                            if writer:
+                                writer.add(outcomes)
+                        case Done(report=report):
+                            reports.append(report)
+                            if writer:
+                                writer.session_done(report.to_json())
             except BotFault as exc:
                 where = f"session {job.session}: " if duplicate else ""
                 played = f"{table.logged} hand{'' if table.logged == 1 else 's'}"
