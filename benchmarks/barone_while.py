@@ -1,8 +1,8 @@
 """Hands per second of Barone & While's Experiment 1 table: the evolving player learning among 3
 tight-passive and 6 loose-aggressive stereotypes, in epochs of 100 hands from 1,000-chip stacks
-(`pokerlab.learning.play_epochs`), beside peers measured in the same run at the same 10-seat table with the
-same stacks and epochs: ten random agents, and the ten stereotypes alone (9 + 1 more loose-aggressive in the
-evolving player's seat); both through `play_match(..., rebuy=100)`.
+(`pokerlab.programs.barone_while.epochs.play_epochs`), beside peers measured in the same run at the same
+10-seat table with the same stacks and epochs: ten random agents, and the ten stereotypes alone (9 + 1 more
+loose-aggressive in the evolving player's seat); both through `play_match(..., rebuy=100)`.
 
 The figure that matters: minutes for Experiment 1 (1,000 epochs = 100,000 hands) on one core, from the
 measured rate; the issue asks for at most 10. Usage: ``python benchmarks/barone_while.py [--epochs N]
@@ -16,9 +16,9 @@ import json
 import time
 
 import pokerlab
-from pokerlab.agents.evolving import EvolvingAgent
 from pokerlab.engine import GameConfig
-from pokerlab.learning.epochs import TABLES, play_epochs
+from pokerlab.programs.barone_while import EvolvingAgent
+from pokerlab.programs.barone_while.epochs import TABLES, play_epochs
 
 SEGMENTS = ("tight-passive", "loose-aggressive")
 

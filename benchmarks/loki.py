@@ -26,10 +26,10 @@ import time
 import numpy as np
 
 from pokerlab import play_match
-from pokerlab.agents.loki1 import VARIANTS, Loki1Agent
 from pokerlab.analysis.potential import COUNTS_CACHE
 from pokerlab.engine import ROUND_NAMES
-from pokerlab.experiments.loki import ABLATION
+from pokerlab.programs.loki1 import VARIANTS, Loki1Agent
+from pokerlab.programs.loki1.experiments import ABLATION
 
 TARGET = 300  # hands per CPU-second at ten Loki seats (issue 10)
 

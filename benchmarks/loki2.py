@@ -23,18 +23,18 @@ import numpy as np
 
 from pokerlab import play_match
 from pokerlab.actions import CALL, FOLD, RAISE
-from pokerlab.agents.loki1 import VARIANTS as LOKI1
-from pokerlab.agents.loki1 import Loki1Agent
-from pokerlab.agents.loki2 import VARIANTS, Loki2Agent
-from pokerlab.agents.loki2.reweight import reweight_by_triples
-from pokerlab.agents.loki2.simulate import SimulationConfig, folded_keep_weights, simulate
-from pokerlab.agents.loki2.triples import TripleContext, TripleRules, holding_triples, reference_triple
 from pokerlab.analysis.potential import COUNTS_CACHE
 from pokerlab.cards import NUM_CARDS, parse_cards
 from pokerlab.engine import GameConfig, HandState, seat_view
 from pokerlab.holdings import NUM_HOLDINGS
 from pokerlab.modeling.holding_values import board_values, postflop_values
 from pokerlab.modeling.reweighting import reweight
+from pokerlab.programs.loki1 import VARIANTS as LOKI1
+from pokerlab.programs.loki1 import Loki1Agent
+from pokerlab.programs.loki2 import VARIANTS, Loki2Agent
+from pokerlab.programs.loki2.reweight import reweight_by_triples
+from pokerlab.programs.loki2.simulate import SimulationConfig, folded_keep_weights, simulate
+from pokerlab.programs.loki2.triples import TripleContext, TripleRules, holding_triples, reference_triple
 
 
 def timed(cls):

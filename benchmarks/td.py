@@ -15,12 +15,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from pokerlab.agents.td.agent import TDAgent
-from pokerlab.agents.td.config import PRESETS
-from pokerlab.agents.td.network import Network, TDChain
 from pokerlab.arena.dealing import Dealer
 from pokerlab.engine import GameConfig
-from pokerlab.learning.td import Schedule, Trainer
+from pokerlab.programs.td.agent import TDAgent
+from pokerlab.programs.td.config import PRESETS
+from pokerlab.programs.td.network import Network, TDChain
+from pokerlab.programs.td.training import Schedule, Trainer
 
 
 def numpy_visit(net: Network, state: dict, x: np.ndarray, ks: list[int], lam: float, alpha: float) -> None:

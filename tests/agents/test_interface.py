@@ -11,9 +11,9 @@ import pytest
 from pokerlab import GameConfig, HandState, play_match
 from pokerlab.agents import make_agent, parse_lineup
 from pokerlab.agents.base import AGENT_FILE_VERSION
-from pokerlab.agents.loki1 import Loki1Agent
 from pokerlab.engine import seat_view, state_from_view
 from pokerlab.errors import ConfigError, CorruptData, InvalidCards
+from pokerlab.programs.loki1 import Loki1Agent
 
 
 def trained_loki() -> Loki1Agent:

@@ -1,5 +1,5 @@
 """Pool the Loki-2 evidence matches of `run.sh` and write summary.json, summary.csv and sb-per-hand.png
-here (`pokerlab.experiments.evidence`: the copies of each player kind pooled per deal, 95 % intervals from
+here (`pokerlab.arena.evidence`: the copies of each player kind pooled per deal, 95 % intervals from
 the spread of the per-deal rates; a match whose folder is not in RUNS keeps its row).
 
 Run: ``.venv/bin/python docs/results/loki2-evidence/summarize.py [RUNS]`` (default: runs/ beside this file).
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pokerlab.experiments.evidence import main
+from pokerlab.arena.evidence import main
 
 HERE = Path(__file__).parent
 SETTINGS = {"hu-loki2-": "heads-up, loki2", "hu-loki2-triples-": "heads-up, loki2-triples"}

@@ -18,17 +18,17 @@ from functools import partial
 from pathlib import Path
 
 from pokerlab.agents.base import Agent
-from pokerlab.agents.evolving import EvolvingAgent
-from pokerlab.agents.evolving.agent import load_evolving_agent
 from pokerlab.agents.human import HumanAgent
-from pokerlab.agents.loki1 import VARIANTS, Loki1Agent, basic_player
-from pokerlab.agents.loki2 import VARIANTS as LOKI2_VARIANTS
-from pokerlab.agents.loki2 import Loki2Agent
 from pokerlab.agents.simple import CallAgent, RaiseAgent, RandomAgent
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
 from pokerlab.agents.switching import switching_agent
-from pokerlab.agents.td.agent import TDAgent, load_td_agent
 from pokerlab.errors import ConfigError
+from pokerlab.programs.barone_while import EvolvingAgent
+from pokerlab.programs.barone_while.agent import load_evolving_agent
+from pokerlab.programs.loki1 import VARIANTS, Loki1Agent, basic_player
+from pokerlab.programs.loki2 import VARIANTS as LOKI2_VARIANTS
+from pokerlab.programs.loki2 import Loki2Agent
+from pokerlab.programs.td.agent import TDAgent, load_td_agent
 
 _FACTORIES: dict[str, Callable[[], Agent]] = {}
 _FAMILIES: dict[str, Callable[[str], Agent]] = {}

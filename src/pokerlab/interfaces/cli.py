@@ -15,7 +15,6 @@ from pathlib import Path
 import numba
 
 from pokerlab.agents.human import PlayerLeft
-from pokerlab.agents.loki1 import FIG1_READINGS
 from pokerlab.analysis.assessment import assess
 from pokerlab.analysis.income_rate import DEFAULT_SEED, shipped_table, simulate_table, write_table
 from pokerlab.arena.output import finite_json
@@ -23,13 +22,19 @@ from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.cards import format_cards, parse_cards
 from pokerlab.errors import BotFault, ConfigError, PokerlabError
 from pokerlab.evaluator import best_five, describe, evaluate
-from pokerlab.experiments import EXPERIMENTS
 from pokerlab.handclass import NUM_CLASSES
 from pokerlab.holdings import load_weights
 from pokerlab.interfaces.report import results_table
+from pokerlab.programs.barone_while.experiments import BW_EXPERIMENTS, BWResult
+from pokerlab.programs.loki1 import FIG1_READINGS
+from pokerlab.programs.loki1.experiments import EXPERIMENTS as LOKI1_EXPERIMENTS
+from pokerlab.programs.loki2.experiments import loki2_experiment
 
 #: The experiments that take a --reading of the Fig 1 field.
 READABLE = ("loki-ablation", "loki-components")
+
+#: Every experiment the CLI offers, by name.
+EXPERIMENTS = {**LOKI1_EXPERIMENTS, "loki2": loki2_experiment, **BW_EXPERIMENTS}
 
 
 class _UsageError(Exception):
@@ -265,7 +270,7 @@ def cmd_summarize(args: argparse.Namespace) -> int:
     result = summarize_folder(args.results)
     about_path = result.out / "experiment.json"
     if about_path.exists():  # an experiment's folder: its pooled files too
-        from pokerlab.experiments.loki import pool_match
+        from pokerlab.programs.loki1.experiments import pool_match
 
         try:
             about = json.loads(about_path.read_text())
@@ -428,8 +433,7 @@ def cmd_history_show(args: argparse.Namespace) -> int:
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run one of the papers' experiments and report it: Loki's (duplicate, pooled per player kind; loki2:
     Peña's design) or Barone & While's (epochs of an evolving player: bw-1, bw-2, bw-3)."""
-    from pokerlab.agents.evolving.config import parse_settings
-    from pokerlab.experiments import BW_EXPERIMENTS, BWResult
+    from pokerlab.programs.barone_while.config import parse_settings
 
     evolving = args.name in BW_EXPERIMENTS
     given = {
@@ -495,9 +499,9 @@ def cmd_show_player(args: argparse.Namespace) -> int:
     """Plot what an evolved Barone & While player does where: for each opponent segment, the average
     candidate of each population (rows: position, columns: bets to call) as P(fold), P(call), P(raise)
     against x, the probability of winning."""
-    from pokerlab.agents.evolving import EvolvingAgent
-    from pokerlab.agents.evolving.situation import STAGES
-    from pokerlab.experiments.bw_plots import plot_controller
+    from pokerlab.programs.barone_while import EvolvingAgent
+    from pokerlab.programs.barone_while.plots import plot_controller
+    from pokerlab.programs.barone_while.situation import STAGES
 
     player = EvolvingAgent.from_file(args.file)
     cube = player.cube
@@ -541,7 +545,7 @@ def cmd_train_td(args: argparse.Namespace) -> int:
     """Train a TD-Hold'em player (LEARNING-SPEC Part A) into --out: progress with a running win rate,
     checkpoints every so many hands (--resume continues one to the same result), learning curves as PNG;
     the player is then "td:OUT/checkpoint" in any match."""
-    from pokerlab.learning.td import run_config, train
+    from pokerlab.programs.td.training import run_config, train
 
     if args.preset and args.config:
         raise _UsageError("give --preset or --config, not both")
@@ -576,7 +580,7 @@ def cmd_train_summary(args: argparse.Namespace) -> int:
     """Put finished `pokerlab train td` runs side by side: their small files, summary.csv (each run's
     evaluation before training and at its end), seeds.csv (median and range over the runs at each shared
     evaluation point) and curves.png, in --out."""
-    from pokerlab.experiments.td_holdem import summarize_runs
+    from pokerlab.programs.td.studies.runs import summarize_runs
 
     rows = summarize_runs(args.runs, args.out, args.title)
     for r in rows:
@@ -593,7 +597,7 @@ def cmd_train_curve(args: argparse.Namespace) -> int:
     opponent on the same deals, a dotted line on the plot), seeds.csv (median and range over the runs) and
     curves.png into --out."""
     from pokerlab.agents import parse_lineup
-    from pokerlab.experiments.td_curve import curves
+    from pokerlab.programs.td.studies.curve import curves
 
     opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
     progress = _progress_lines(args)
@@ -611,7 +615,7 @@ def cmd_train_deltas(args: argparse.Namespace) -> int:
     train td` runs named by their folders (ROOT/sS/NAME), each configuration's final result against
     --opponent less the --base run's of the same seed, per seed and over the seeds; writes results.csv,
     deltas.csv and curves.png in --out."""
-    from pokerlab.experiments.td_repairs import repair_deltas
+    from pokerlab.programs.td.studies.repairs import repair_deltas
 
     _, deltas = repair_deltas(args.runs, args.out, args.base, args.opponent)
     for name, seed, delta, low, high, p, _ in deltas:
@@ -628,7 +632,7 @@ def cmd_train_table(args: argparse.Namespace) -> int:
     opponent in duplicate (sb/hand, 95 % CI) with its VPIP, PFR and aggression factor; writes
     RUN/final-table.csv."""
     from pokerlab.agents import parse_lineup
-    from pokerlab.experiments.td_holdem import final_table, table_name
+    from pokerlab.programs.td.studies.runs import final_table, table_name
 
     opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
     rows = final_table(
@@ -655,7 +659,7 @@ def cmd_train_select(args: argparse.Namespace) -> int:
     to RUN/best.npz (the player td:RUN/best). Writes RUN/select.csv and RUN/select.json. Training is not
     changed."""
     from pokerlab.agents import parse_lineup
-    from pokerlab.experiments.td_select import select
+    from pokerlab.programs.td.studies.select import select
 
     opponents = list(dict.fromkeys(parse_lineup(args.opponents))) if args.opponents else None
     result = select(
@@ -678,7 +682,7 @@ def cmd_train_select(args: argparse.Namespace) -> int:
 def cmd_train_ladder(args: argparse.Namespace) -> int:
     """The self-play ladder of a `pokerlab train td` run (LEARNING-SPEC §A.9 item 5): each frozen snapshot
     against every earlier one in duplicate; writes ladder.csv and the heat map ladder.png into --out."""
-    from pokerlab.experiments.td_ladder import ladder
+    from pokerlab.programs.td.studies.ladder import ladder
 
     out = args.out or str(Path(args.run) / "ladder")
     rows = ladder(
@@ -698,7 +702,7 @@ def cmd_train_exploit(args: argparse.Namespace) -> int:
     """The exploitability proxy (LEARNING-SPEC §A.9 item 6): a fresh repaired learner trains --hands hands
     against the frozen player of CHECKPOINT (greedy, epsilon-mixed, average policy); its win rate (lower is
     better for the frozen player) goes to exploit.csv and exploit.png in --out."""
-    from pokerlab.experiments.td_exploit import exploit
+    from pokerlab.programs.td.studies.exploit import exploit
 
     versions = tuple(v.strip() for v in args.versions.split(",") if v.strip())
     rows = exploit(
@@ -725,7 +729,7 @@ def cmd_train_switch(args: argparse.Namespace) -> int:
     with only its opponent model learning (players with those inputs) and frozen; writes switch.csv (the
     windows before and after the switch and at the end, 95 % CIs over sessions), switch-curve.csv and
     switch.png (rolling win rates) into --out."""
-    from pokerlab.experiments.td_switch import switch_study
+    from pokerlab.programs.td.studies.switch import switch_study
 
     settings = {k: getattr(args, k) for k in ("first", "second", "after", "sessions", "window", "seed")}
     rows = switch_study(args.runs, args.out, progress=_progress_lines(args), **settings)
@@ -742,7 +746,7 @@ def cmd_train_opponent_model(args: argparse.Namespace) -> int:
     """Train the next-action network (LEARNING-SPEC §A.10) on each opponent heads-up against a partner and
     score it on held-out hands against a frequency table and a uniform guess; writes model_study.csv/png."""
     from pokerlab.agents import parse_lineup
-    from pokerlab.experiments.td_holdem import opponent_model_study, write_model_study
+    from pokerlab.programs.td.studies.runs import opponent_model_study, write_model_study
 
     opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
     rows = opponent_model_study(opponents, args.train_hands, args.test_hands, args.seed, args.partner)

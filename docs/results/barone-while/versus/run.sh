@@ -13,7 +13,7 @@ EVOLVED=docs/results/barone-while/bw2-full/evolved-A-seed1.npz
 OPPONENTS="loki1 loki2-triples loose-passive loose-aggressive tight-passive tight-aggressive call raise"
 mkdir -p "$RUNS"
 [ -f "$RUNS/player-a.npz" ] || python -c "
-from pokerlab.agents.evolving import EvolvingAgent
+from pokerlab.programs.barone_while import EvolvingAgent
 EvolvingAgent(start='player_a').save('$RUNS/player-a.npz')"
 declare -A PLAYERS=([A]="bw:$RUNS/player-a.npz" [Atight]="bw:$EVOLVED@tight-passive" [Aloose]="bw:$EVOLVED@loose-aggressive")
 for name in A Atight Aloose; do

@@ -1,5 +1,5 @@
 """Pool the matches of `run.sh` (Barone & While's players against the others at ten seats) and write
-summary.json, summary.csv and sb-per-hand.png here (`pokerlab.experiments.evidence`).
+summary.json, summary.csv and sb-per-hand.png here (`pokerlab.arena.evidence`).
 
 Run: ``.venv/bin/python docs/results/barone-while/versus/summarize.py [RUNS]`` (default: runs/bw-versus).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pokerlab.experiments.evidence import main
+from pokerlab.arena.evidence import main
 
 HERE = Path(__file__).parent
 NAMES = {"A": "player A", "Atight": "A^tight (evolved, seed 1)", "Aloose": "A^loose (evolved, seed 1)"}
