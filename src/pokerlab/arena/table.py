@@ -20,6 +20,8 @@ nothing for the table. The rules for players who do not answer properly:
   session, stops the table with `BotFault`, one line naming the agent and its first fault (the whole
   traceback in the exception's ``details``). A table made without saying tolerates them (the check-or-fold
   rule of competitions), as the ACPC dealer and the web table do until they choose;
+* a strict table (``strict``: trainers and studies, whose agents are our own code changing from hand to
+  hand, `seat_agents`) raises every error of an agent as it is: a learner's bug never passes as a fault;
 * an illegal action: from an isolated agent, a fault as above; from a local agent (trusted code), a bug
   that stops the match with `IllegalAction`, unless the table tolerates faults (a web table: the bot's
   answer is checked or folded, counted and logged like any other fault).
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 
 from pokerlab.actions import CALL, check_or_fold
 from pokerlab.agents.base import split_decision
-from pokerlab.arena.players import AgentFailure, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
+from pokerlab.arena.players import AgentFailure, AgentSpec, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
 from pokerlab.engine import GameConfig, HandState, SeatView, hand_end, hand_start, seat_view
 from pokerlab.errors import BotFault, IllegalAction
 
@@ -91,16 +93,20 @@ class Table:
         log_decisions: bool = False,
         max_faults: int = MAX_FAULTS,
         tolerate_faults: bool = True,
+        strict: bool = False,
     ) -> None:
         self.players = list(players)
+        self.strict = strict
         self.max_faults = max_faults
-        self.tolerate_faults = tolerate_faults
+        self.tolerate_faults = tolerate_faults and not strict
         self.config = config
         self.labels = list(labels)
         self.action_timeout = action_timeout
         self.log_decisions = log_decisions
         self.seat_configs = [copy.copy(config) for _ in self.players]
         self.faults = [0] * len(self.players)
+        self.first_faults: list[tuple[str, str] | None] = [None] * len(self.players)
+        self.last_faults: list[str | None] = [None] * len(self.players)  # each seat's latest, in one line
         self.gone = [False] * len(self.players)
         self.hand_number = 0
         self.state: HandState | None = None
@@ -116,6 +122,13 @@ class Table:
         self.last_faults: list[str | None] = [None] * len(self.players)  # each seat's latest, in one line
         self.gone = [False] * len(self.players)
         self.hand_number = 0
+        self._listeners()
+
+    def seat_agents(self, agents: Sequence) -> None:
+        """Seat these agents (in this process, trusted) as they are, with no copy and no new seed, in
+        seats 0..n-1 of a table of `LocalPlayer`s: for trainers, whose agents change from hand to hand."""
+        for player, agent in zip(self.players, agents, strict=True):
+            player.seat(agent)
         self._listeners()
 
     def end_session(self) -> None:
@@ -175,6 +188,8 @@ class Table:
             self._fault(j, f"left the table ({exc})", CALL)
         except Exception as exc:  # noqa: BLE001 - the agent's own hook failed
             _raise_if_interrupted(exc)
+            if self.strict:
+                raise
             self._fault(j, f"raised {exc!r} in {method}", None, traceback.format_exc())
 
     def start_hand(
@@ -253,6 +268,8 @@ class Table:
     def _failed(self, j: int, view, exc: Exception) -> int:
         """Check or fold for a player that failed to answer, and count the fault."""
         _raise_if_interrupted(exc)
+        if self.strict:
+            raise exc.__cause__ if isinstance(exc, AgentFailure) and exc.__cause__ else exc
         action = check_or_fold(view.to_call)
         if isinstance(exc, Disconnected):
             self.gone[j] = True
@@ -309,3 +326,15 @@ class Table:
                 player.hang_up()
         for player in self.players:
             player.close()
+
+
+def strict_table(players: int, config: GameConfig) -> Table:
+    """A `strict` table of `players` seats in this process for agents seated hand by hand (`seat_agents`):
+    the table of trainers and studies."""
+    spec = AgentSpec("trainer", b"")
+    return Table(
+        [LocalPlayer(spec) for _ in range(players)],
+        config,
+        [f"seat {j}" for j in range(players)],
+        strict=True,
+    )

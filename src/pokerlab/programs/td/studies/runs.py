@@ -31,6 +31,7 @@ from pokerlab.agents.base import split_decision
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.evidence import log_hands_axis, read_csv, write_csv
 from pokerlab.arena.match import duplicate_tournament
+from pokerlab.arena.table import strict_table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
 from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
@@ -320,12 +321,13 @@ def opponent_model_study(
             agent.seed(np.random.default_rng(rng.integers(2**63)))
         network, table = NextActionNetwork(np.random.default_rng(rng.integers(2**63))), FrequencyTable()
         dealer = Dealer(int(rng.integers(2**62)))
+        hands_table = strict_table(2, game)
         for hand in range(train_hands + test_hands):
             if hand == train_hands:
                 watched.seen = []
             agents = [watched, other] if hand % 2 else [other, watched]
             cards = dealer.cards(hand, 2)
-            play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand)
+            play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand, hands_table)
             if hand < train_hands:
                 for x, a in watched.seen:
                     network.learn(x, a)
