@@ -16,19 +16,15 @@ import time
 
 from sqlalchemy import select, update
 
-from pokerlab.engine import CALL, PREFLOP, RAISE, HandState
+from pokerlab.engine import HandState
 from pokerlab.interfaces.web.db import Database, Hand, HandPlayer, PlayerStats, User
+from pokerlab.modeling.style import style_counts
 
 
 def seat_counters(state: HandState, position: int) -> dict[str, int]:
     """A position's statistics counters in a finished hand: vpip, pfr (0 or 1), raises, calls."""
-    mine = [r for r in state.actions if r.position == position]
-    return {
-        "vpip": int(any(r.round == PREFLOP and (r.action == RAISE or r.amount > 0) for r in mine)),
-        "pfr": int(any(r.round == PREFLOP and r.action == RAISE for r in mine)),
-        "raises": sum(r.action == RAISE for r in mine),
-        "calls": sum(r.action == CALL and r.amount > 0 for r in mine),
-    }
+    counts = style_counts((0, r.round, r.to_call, r.action) for r in state.actions if r.position == position)
+    return {"vpip": counts.vpip, "pfr": counts.pfr, "raises": sum(counts.raises), "calls": sum(counts.calls)}
 
 
 class HandLedger:
