@@ -28,6 +28,8 @@ from pokerlab.engine.state import (
     max_loss,
 )
 from pokerlab.engine.view import (
+    BettingContext,
+    BettingFacts,
     HandEnd,
     HandStart,
     SeatView,
@@ -53,6 +55,8 @@ __all__ = [
     "UNLIMITED_STACK",
     "Action",
     "ActionRecord",
+    "BettingContext",
+    "BettingFacts",
     "GameConfig",
     "HandEnd",
     "HandRecord",
