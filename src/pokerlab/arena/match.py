@@ -144,6 +144,31 @@ def _positive(name: str, value, allow_none: bool = False) -> None:
         raise ConfigError(f"{name} must be a positive integer, got {value!r}")
 
 
+class Tally:
+    """What a match keeps of its sessions' events (`Block`, `Done`): (hand, deal, nets by seat) rows, each
+    seat's faults and the session reports, each block written to the results folder (``writer``) as it
+    comes. `play_match` and the ACPC dealer keep theirs so."""
+
+    def __init__(self, seats: int, writer=None) -> None:
+        self.rows: list[tuple[int, int, tuple[int, ...]]] = []
+        self.faults = [0] * seats
+        self.reports: list[SessionReport] = []
+        self.writer = writer
+
+    def take(self, event) -> None:
+        """Keep what `event` tells (progress and pauses tell nothing to keep)."""
+        match event:
+            case Block(outcomes=outcomes, faults=faults):
+                self.rows += [(o.hand, o.deal, o.nets) for o in outcomes]
+                self.faults = [a + b for a, b in zip(self.faults, faults, strict=True)]
+                if self.writer:
+                    self.writer.add(outcomes)
+            case Done(report=report):
+                self.reports.append(report)
+                if self.writer:
+                    self.writer.session_done(report.to_json())
+
+
 def check_match(players: int, hands: int, duplicate: bool, **timeouts: float | None) -> None:
     """The checks of every match before it plays (`play_match`, the ACPC dealer): 2 to 10 players, a
     positive number of hands (of deals when ``duplicate``), each timeout None or positive seconds."""
@@ -288,36 +313,29 @@ def play_match(
     if out:
         meta = run_meta(labels, config, seed, duplicate, hands, block, len(jobs), rebuy, log_decisions)
         writer = ResultsWriter(Path(out), labels, meta, resume)
-    rows: list[tuple[int, int, tuple[int, ...]]] = []
-    faults = [0] * n
-    reports: list[SessionReport] = []
+    tally = Tally(n, writer)
     total = hands * (n if duplicate else 1)
     # the given instances play themselves in a single in-process session (so a learner keeps its learning)
     direct = [a if isinstance(a, Agent) else None for a in agents] if len(jobs) == 1 else None
     if writer and writer.completed:  # a resumed run: what its complete sessions played
-        rows = [(int(r[0]), int(r[1]), tuple(int(v) for v in r[4:])) for r in writer.kept_rows]
+        tally.rows = [(int(r[0]), int(r[1]), tuple(int(v) for v in r[4:])) for r in writer.kept_rows]
         for report in writer.completed.values():
-            reports.append(SessionReport(**{**report, "faults": tuple(report["faults"])}))
-            faults = [a + b for a, b in zip(faults, report["faults"], strict=True)]
+            tally.reports.append(SessionReport(**{**report, "faults": tuple(report["faults"])}))
+            tally.faults = [a + b for a, b in zip(tally.faults, report["faults"], strict=True)]
         jobs = [job for job in jobs if job.session not in writer.completed]
     events = _events(jobs, workers, direct, any(isolated) if pin is None else bool(pin))
     try:
-        with tqdm(total=total, initial=len(rows), disable=not progress, unit="hand", smoothing=0.1) as bar:
+        with tqdm(
+            total=total, initial=len(tally.rows), disable=not progress, unit="hand", smoothing=0.1
+        ) as bar:
             done_before: dict[int, int] = {}
             for session, event in events:
+                tally.take(event)
                 match event:
                     case Progress(hands=played):
                         bar.update(played - done_before.get(session, 0))
                         done_before[session] = played
-                    case Block(outcomes=outcomes, faults=block_faults):
-                        rows += [(o.hand, o.deal, o.nets) for o in outcomes]
-                        faults = [a + b for a, b in zip(faults, block_faults, strict=True)]
-                        if writer:
-                            writer.add(outcomes)
                     case Done(report=report):
-                        reports.append(report)
-                        if writer:
-                            writer.session_done(report.to_json())
                         bar.update(report.hands_played - done_before.get(session, 0))
                         done_before[session] = report.hands_played
                         if report.ended != "completed":
@@ -330,8 +348,7 @@ def play_match(
         events.close()  # the tables, their processes and the CPU pin end now, not at garbage collection
         if writer:
             writer.close()
-    rows.sort()
-    reports.sort(key=lambda r: r.session)
+    rows, reports, faults = sorted(tally.rows), sorted(tally.reports, key=lambda r: r.session), tally.faults
     result = MatchResult.of_rows(
         labels, config, seed, duplicate, rows, faults, Path(out) if out else None, reports, total
     )

@@ -237,35 +237,37 @@ class BettingFacts:
         """The context of `view`'s position now (every record of the view taken in)."""
         if view.round != self.round:
             self.start_round(view.round)
-        p, bet = view.position, self.bet_sizes[view.round]
-        return BettingContext(
-            view.round,
-            bet,
-            view.to_call,
-            -(-view.to_call // bet),
-            view.raises,
-            view.raises_left,
-            RAISE in view.legal_actions,
-            view.pot,
-            self.opponents_active(p),
-            self.opponents_to_act(p),
-            self.called[p],
+        can_raise = RAISE in view.legal_actions
+        return self._context(
+            view.position, view.round, view.to_call, view.raises, view.raises_left, can_raise, view.pot
         )
 
     def context_of(self, record: ActionRecord) -> BettingContext:
         """The context of the decision `record` shows (taken in up to, not including, `record`)."""
         if record.round != self.round:
             self.start_round(record.round)
-        p, bet = record.position, self.bet_sizes[record.round]
-        return BettingContext(
+        left = record.raises_left
+        return self._context(
+            record.position,
             record.round,
-            bet,
             record.to_call,
-            -(-record.to_call // bet),
             record.raises,
-            record.raises_left,
-            record.raises_left is None or record.raises_left > 0,
+            left,
+            left is None or left > 0,
             self.pot,
+        )
+
+    def _context(self, p, round_index, to_call, raises, raises_left, can_raise, pot) -> BettingContext:
+        bet = self.bet_sizes[round_index]
+        return BettingContext(
+            round_index,
+            bet,
+            to_call,
+            -(-to_call // bet),
+            raises,
+            raises_left,
+            can_raise,
+            pot,
             self.opponents_active(p),
             self.opponents_to_act(p),
             self.called[p],

@@ -26,9 +26,9 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO
 
-from pokerlab.arena.match import MatchResult, check_match, plan_sessions, unique_labels
+from pokerlab.arena.match import MatchResult, Tally, check_match, plan_sessions, unique_labels
 from pokerlab.arena.players import AgentSpec
-from pokerlab.arena.session import Block, Done, SessionReport, run_session
+from pokerlab.arena.session import run_session
 from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import BotFault, ConfigError
@@ -204,8 +204,7 @@ def run_dealer(
         for j, (s, label) in enumerate(zip(listeners, labels, strict=True))
     ]
     table = AcpcTable(players, config, labels, log, tolerate_faults)
-    rows: list[tuple[int, int, tuple[int, ...]]] = []
-    reports: list[SessionReport] = []
+    tally = Tally(n, writer)
     left: dict[str, str] = {}
     try:
         if log:
@@ -218,15 +217,7 @@ def run_dealer(
         for job in jobs:
             try:
                 for event in run_session(job, table):
-                    match event:
-                        case Block(outcomes=outcomes):
-                            rows += [(o.hand, o.deal, o.nets) for o in outcomes]
-                            if writer:
-                                writer.add(outcomes)
-                        case Done(report=report):
-                            reports.append(report)
-                            if writer:
-                                writer.session_done(report.to_json())
+                    tally.take(event)
             except BotFault as exc:
                 where = f"session {job.session}: " if duplicate else ""
                 played = f"{table.logged} hand{'' if table.logged == 1 else 's'}"
@@ -249,8 +240,7 @@ def run_dealer(
             writer.close()
         if log:
             log.close()
-    rows.sort()
-    faults = [sum(r.faults[j] for r in reports) for j in range(n)]
+    rows, reports, faults = sorted(tally.rows), tally.reports, tally.faults
     result = MatchResult.of_rows(
         labels,
         config,
