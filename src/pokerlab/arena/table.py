@@ -104,11 +104,7 @@ class Table:
         self.action_timeout = action_timeout
         self.log_decisions = log_decisions
         self.seat_configs = [copy.copy(config) for _ in self.players]
-        self.faults = [0] * len(self.players)
-        self.first_faults: list[tuple[str, str] | None] = [None] * len(self.players)
-        self.last_faults: list[str | None] = [None] * len(self.players)  # each seat's latest, in one line
-        self.gone = [False] * len(self.players)
-        self.hand_number = 0
+        self._fresh_seats()
         self.state: HandState | None = None
         self.decisions: list[DecisionLog] = []
         self.people: frozenset[int] = frozenset()
@@ -117,12 +113,17 @@ class Table:
         """Fresh agents in every seat (or the given ones), each seeded from its entropy."""
         for j, player in enumerate(self.players):
             player.new_session(entropies[j], None if agents is None else agents[j])
-        self.faults = [0] * len(self.players)
-        self.first_faults: list[tuple[str, str] | None] = [None] * len(self.players)
-        self.last_faults: list[str | None] = [None] * len(self.players)  # each seat's latest, in one line
-        self.gone = [False] * len(self.players)
-        self.hand_number = 0
+        self._fresh_seats()
         self._listeners()
+
+    def _fresh_seats(self) -> None:
+        """No fault, nobody gone, no hand played: a session's start."""
+        n = len(self.players)
+        self.faults = [0] * n
+        self.first_faults: list[tuple[str, str] | None] = [None] * n
+        self.last_faults: list[str | None] = [None] * n  # each seat's latest fault, in one line
+        self.gone = [False] * n
+        self.hand_number = 0
 
     def seat_agents(self, agents: Sequence) -> None:
         """Seat these agents (in this process, trusted) as they are, with no copy and no new seed, in
