@@ -33,6 +33,7 @@ def reweight_by_triples(weights: np.ndarray, triples: np.ndarray, action: int) -
     """New weights w * PT[action], floored at 0.01 (also where the triple is NaN, a holding meeting the
     board).
 
+    >>> from pokerlab.actions import CALL
     >>> round(float(reweight_by_triples(np.array([0.9]), np.array([[0.0, 0.2, 0.8]]), CALL)[0]), 12)  # node34
     0.18
     """
