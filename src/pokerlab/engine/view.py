@@ -191,12 +191,12 @@ class BettingFacts:
     round.
     """
 
-    __slots__ = ("players", "bet_sizes", "round", "pot", "committed", "bets", "folded", "acted", "called")
+    __slots__ = ("players", "bet_sizes", "round", "committed", "round_start", "folded", "acted", "called")
 
     def __init__(self, players: int, blinds: tuple[int, ...], bet_sizes: tuple[int, ...]) -> None:
         self.players, self.bet_sizes = players, bet_sizes
-        self.pot = sum(blinds)
-        self.committed, self.bets = list(blinds), list(blinds)
+        self.committed = list(blinds)
+        self.round_start = [0] * players  # chips in when the round began (the blinds count pre-flop)
         self.folded = [False] * players
         self.round = 0
         self.start_round(0)
@@ -205,23 +205,32 @@ class BettingFacts:
         """Open a betting round: nobody has acted or called in it yet, nor bet in it after the pre-flop."""
         if round_index != self.round:
             self.round = round_index
-            self.bets = [0] * self.players
+            self.round_start = list(self.committed)
         self.acted = [False] * self.players
         self.called = [False] * self.players
 
     def take(self, record: ActionRecord) -> None:
-        """Take in the next record (its round is opened first when it is a new one)."""
-        if record.round != self.round:
-            self.start_round(record.round)
-        p, amount = record.position, record.amount
-        self.pot += amount
+        """Take in the next record (its round is opened first when it is a new one); a handful of list
+        updates, as Loki's followers take in every record of every hand."""
+        round_index, p, action, amount, to_call = record[:5]
+        if round_index != self.round:
+            self.start_round(round_index)
         self.committed[p] += amount
-        self.bets[p] += amount
-        if record.action == FOLD:
+        if action == FOLD:
             self.folded[p] = True
-        elif record.action == CALL and record.to_call > 0:
+        elif action == CALL and to_call > 0:
             self.called[p] = True
         self.acted[p] = True
+
+    @property
+    def pot(self) -> int:
+        """Chips in the pot, blinds included."""
+        return sum(self.committed)
+
+    @property
+    def bets(self) -> list[int]:
+        """Chips each position has put in during this round (the blinds count pre-flop)."""
+        return [c - s for c, s in zip(self.committed, self.round_start, strict=True)]
 
     def opponents_active(self, position: int) -> int:
         """Opponents of `position` who have not folded."""
