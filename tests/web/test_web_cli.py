@@ -120,3 +120,28 @@ def test_serve_database_problems_are_one_line_and_exit_2(url, words, capsys):
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"pokerlab: error: {words}"), captured.err
     assert "secret" not in captured.err and "Traceback" not in captured.err + captured.out
+
+
+def test_a_bots_label_names_its_seat_and_its_account(tmp_path):
+    """ "me=loki1" at a web table: the seat reads "me" (a repeat "me #2"), the bot's account "me (bot)"."""
+    from sqlalchemy import select
+
+    from pokerlab.interfaces.web.db import Database, User
+    from pokerlab.interfaces.web.store import HandLedger
+    from pokerlab.interfaces.web.tables import Table
+
+    (spec,) = parse_tables("10-20/4/me=call,raise")
+    assert spec.bots == ("me=call", "raise")
+    database = Database(f"sqlite:///{tmp_path / 'web.db'}")
+    database.migrate()
+    table = Table(1, spec, WebConfig(seed=1), HandLedger(database))
+    try:
+        assert [s.bot_name for s in table.seats] == ["me", "raise", "me #2", "raise #2"]
+        assert [s.bot for s in table.seats] == ["call", "raise", "call", "raise"]
+        with database.sessions() as db:
+            assert set(db.scalars(select(User.name).where(User.kind == "bot"))) == {"me (bot)", "raise (bot)"}
+    finally:
+        table.close()
+        database.engine.dispose()
+    with pytest.raises(ConfigError, match="a label is 1 to 24"):
+        parse_tables("10-20/2/<b>=call")

@@ -8,6 +8,10 @@ MyBot)``), and a *family* takes an argument after a colon: ``register_family("td
 "td:runs/td/checkpoint" the player saved there. An agent outside the package is named by where it lives:
 ``mypackage.mymodule:MyBot`` (an importable module) or ``path/to/bots.py:MyBot`` (a file); such agents are
 *external* and the arena isolates them by default.
+
+A *seat* may give its agent a label, ``LABEL=SPEC`` (``me=bots.py:MyBot``, ``strong=loki2``): what result
+tables, summary.json, the hand stores and the web table call that seat (`split_label`). Only tables read
+labels: `make_agent` and `is_external` take the spec alone.
 """
 
 from __future__ import annotations
@@ -54,10 +58,39 @@ _DESCRIPTIONS: dict[str, str] = {}
 _EXTERNAL = re.compile(r"^(?P<where>[^:,]+):(?P<cls>[A-Za-z_][A-Za-z_0-9]*)$")
 
 
+#: A seat's label: a letter, digit or '_' first, then letters, digits, '_', '.' or '-', 24 at most; so a
+#: label is a plain word in a CSV header, an HTML page, an ACPC SCORE line and a file name, and never holds
+#: the '#' with which the arena numbers repeated names.
+LABEL = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,23}$")
+
+
 def _checked_name(name: str, what: str) -> str:
-    if not name or name != name.lower() or any(c in name for c in ":, "):
-        raise ConfigError(f"{what} {name!r} must be lower-case without ':', ',' or spaces")
+    if not name or name != name.lower() or any(c in name for c in ":,= "):
+        raise ConfigError(f"{what} {name!r} must be lower-case without ':', ',', '=' or spaces")
     return name
+
+
+def split_label(seat: str) -> tuple[str | None, str]:
+    """(label, spec) of a seat "LABEL=SPEC" ("me=bots.py:MyBot" -> ("me", "bots.py:MyBot")), else
+    (None, seat).
+
+    The text before the first '=' is a label when it holds no ':', '/' or '\\' (a spec's own '=' comes
+    after one of them: "cmd:bot --x=1", "td:runs/lr=0.1/checkpoint"); so a file whose path begins
+    "NAME=" reads as a label: write "./a=b.py:Bot", or label it ("me=a=b.py:Bot", split once). A label
+    must match `LABEL` and may not be the name of another registered agent (`ConfigError`, one line)."""
+    head, sep, spec = seat.partition("=")
+    if not sep or any(c in head for c in ":/\\"):
+        return None, seat
+    if not LABEL.match(head):
+        raise ConfigError(
+            f"label {head!r} in {seat!r}: a label is 1 to 24 letters, digits, '_', '.' or '-', "
+            "beginning with a letter, digit or '_'"
+        )
+    if not spec:
+        raise ConfigError(f"label {head!r} names no agent: write LABEL=AGENT, e.g. me=bots.py:MyBot")
+    if head in _FACTORIES and head != spec:
+        raise ConfigError(f"label {head!r} in {seat!r} is the name of another agent: choose another label")
+    return head, spec
 
 
 def _entry(factory: str | Callable[..., Agent], args: tuple = (), kwargs: dict | None = None) -> Entry:
@@ -176,11 +209,15 @@ def make_agent(spec: str) -> Agent:
     return agent
 
 
-def parse_lineup(text: str) -> list[str]:
-    """Agent specs, one per seat, from "random:8,call,mybots.py:MyBot:2" (a spec may end in ":COUNT")."""
+def parse_lineup(text: str, labels: bool = True) -> list[str]:
+    """Seats, one per agent, from "random:8,call,me=mybots.py:MyBot:2" (a seat may end in ":COUNT" and
+    begin with "LABEL=", `split_label`; a label of several seats is numbered at the table: me#1, me#2).
+    Without ``labels`` a label is refused (where the agents sit at no table of the user's naming)."""
     specs: list[str] = []
     for item in text.split(","):
-        item = item.strip()
+        label, item = split_label(item.strip())
+        if label is not None and not labels:
+            raise ConfigError(f"{label}={item}: labels name the seats of a match; give the agent alone here")
         spec, count = item, 1
         head, sep, tail = item.rpartition(":")
         if sep and tail.isdigit() and head:
@@ -191,7 +228,7 @@ def parse_lineup(text: str) -> list[str]:
             raise ConfigError(f"bad count {tail!r} in {item!r}: write name:COUNT with COUNT >= 1")
         if spec not in _FACTORIES and not is_external(spec):
             make_agent(spec)  # raises with the known names (an outside bot is loaded only where it plays)
-        specs += [spec] * count
+        specs += [spec if label is None else f"{label}={spec}"] * count
     return specs
 
 

@@ -131,10 +131,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Play at the terminal against agents (you sit in seat 0); end of input ends the game cleanly."""
     from pokerlab.agents import HumanAgent, parse_lineup
     from pokerlab.arena import play_match
-    from pokerlab.arena.match import unique_labels
+    from pokerlab.arena.match import seat_names, unique_labels
 
     opponents = parse_lineup(args.opponents)
-    if "human" in opponents:
+    names, agents = seat_names(opponents)
+    if "human" in agents:
         raise ConfigError(
             "--opponents human: play seats one person at this terminal (you); a second would see your "
             "hole cards. Play people through the web table (pokerlab serve)"
@@ -145,7 +146,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise ConfigError(f"--hands must be a positive integer, got {args.hands!r}")
     if not 1 <= len(opponents) <= 9:
         raise ConfigError(f"--opponents: a table seats you and 1 to 9 opponents, got {len(opponents)}")
-    names = ["you", *unique_labels(opponents)]
+    if "you" in names:
+        raise ConfigError("--opponents: 'you' is your seat's name; label the agent otherwise")
+    names = ["you", *unique_labels(names)]
     human = HumanAgent(names=names)
     print(
         "you sit in seat 0 against "
@@ -173,7 +176,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--agents",
         required=True,
-        help="one agent per seat, e.g. call,raise or random:8,call; yours: mypkg.mod:MyBot or bots.py:MyBot",
+        help="one agent per seat, e.g. call,raise or random:8,call; yours: mypkg.mod:MyBot or bots.py:MyBot; "
+        "a label before '=' names a seat in the results: me=bots.py:MyBot,loki1",
     )
     p.add_argument("--hands", type=int, default=None, help="hands to play (default 1000)")
     p.add_argument(
@@ -265,7 +269,11 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "play", help="play against agents at the terminal", description=cmd_play.__doc__
     )
-    p.add_argument("--opponents", default="call", help="agents in seats 1.. (default: call)")
+    p.add_argument(
+        "--opponents",
+        default="call",
+        help="agents in seats 1.., perhaps labelled (LABEL=AGENT; default: call)",
+    )
     p.add_argument("--hands", type=int, default=10, help="hands to play (default 10)")
     p.add_argument("--out", default=None, help="results folder: keeps every hand played (hands.sqlite, csv)")
     add_game_options(p)

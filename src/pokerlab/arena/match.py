@@ -39,7 +39,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from pokerlab.agents import Agent
-from pokerlab.agents.registry import is_external
+from pokerlab.agents.registry import is_external, split_label
 from pokerlab.arena.output import MatchResult, ResultsWriter, run_meta
 from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
@@ -72,6 +72,32 @@ def unique_labels(names: Sequence[str], sep: str = "#", number_first: bool = Tru
         numbered = counts[name] > 1 and (number_first or seen[name] > 1)
         out.append(f"{name}{sep}{seen[name]}" if numbered else name)
     return out
+
+
+def seat_names(seats: Sequence[Agent | str]) -> tuple[list[str], list[Agent | str]]:
+    """Each seat's name before numbering (`unique_labels`) and its agent without the label: the label of a
+    seat "LABEL=SPEC" (`pokerlab.agents.registry.split_label`), else an outside bot's class ("bots.py:MyBot"
+    -> "MyBot"), a registered agent's name or an instance's ``name``. Seats may share a name only where they
+    play the same agent (`ConfigError` where a label would name two: "me=random,me=call", "call=random,call"
+    is refused at the registry)."""
+    names: list[str] = []
+    agents: list[Agent | str] = []
+    labelled: set[str] = set()
+    for seat in seats:
+        if isinstance(seat, str):
+            label, spec = split_label(seat)
+            if label is not None:
+                labelled.add(label)
+            names.append(label or (spec.rpartition(":")[2] if is_external(spec) else spec))
+            agents.append(spec)
+        else:  # an instance (anything else is refused with the seats' checks)
+            names.append(seat.name if isinstance(seat, Agent) else repr(seat))
+            agents.append(seat)
+    for name in labelled:
+        played = {a if isinstance(a, str) else id(a) for n, a in zip(names, agents, strict=True) if n == name}
+        if len(played) > 1:
+            raise ConfigError(f"label {name!r} names two different agents: give each its own label")
+    return names, agents
 
 
 def check_seconds(name: str, value: float | None) -> None:
@@ -188,7 +214,8 @@ def play_match(
     sandbox: str = "required",
     pin: bool | None = None,
 ) -> MatchResult:
-    """Play a match; agents (instances, registered names or "module:Class" specs) sit in seats 0..n-1.
+    """Play a match; agents (instances, registered names or "module:Class" specs, a spec perhaps labelled
+    "LABEL=SPEC" as in `seat_names`) sit in seats 0..n-1.
 
     ``hands`` is the number of hands, or of deals when ``duplicate`` (each deal is then played once per
     agent, see `pokerlab.arena.seating`). ``out`` names a results folder (config, per-hand results, hand
@@ -204,6 +231,7 @@ def play_match(
     run in this process remembers what it learned there.
     """
     config = config or GameConfig()
+    names, agents = seat_names(agents)
     n = len(agents)
     check_match(n, hands, duplicate, action_timeout=action_timeout)
     for name, value in (("block", block), ("workers", workers), ("sessions", sessions)):
@@ -227,8 +255,7 @@ def play_match(
             )
     copies = duplicate or sessions > 1 or any(isolated)  # otherwise the instances play themselves
     specs = [AgentSpec.of(a, copies) for a in agents]
-    # an external agent is labelled by its class ("bots.py:MyBot" -> "MyBot")
-    labels = unique_labels([s.name.rpartition(":")[2] if is_external(s.name) else s.name for s in specs])
+    labels = unique_labels(names)
     jobs = plan_sessions(
         specs,
         labels,

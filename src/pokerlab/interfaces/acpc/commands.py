@@ -26,9 +26,9 @@ _DEALER_DOC = """Deal an ACPC match on 127.0.0.1, one port per player (printed o
 the final SCORE line. A player that never connects, crashes, disconnects, answers late or sends anything
 but a legal action stops the match (one line, exit status 1, no SCORE line), unless --tolerate-faults."""
 _MATCH_DOC = """Start a dealer and its clients (our agents by name, or cmd:"COMMAND" run with HOST PORT
-appended, each in its own process group, killed at the end of each session) and play a duplicate match
-over the protocol (the same seed, seats rotated), with CIs. A client's fault stops the match (exit status 1)
-unless --tolerate-faults."""
+appended, either perhaps labelled LABEL=AGENT, each in its own process group, killed at the end of each
+session) and play a duplicate match over the protocol (the same seed, seats rotated), with CIs. A client's
+fault stops the match (exit status 1) unless --tolerate-faults."""
 
 
 def _config(args):
@@ -115,15 +115,18 @@ def cmd_dealer(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from pokerlab.agents.registry import split_label
     from pokerlab.interfaces.acpc.channel import check_poll
 
     check_poll(args.client_poll_us / 1e6)  # here, not only in the client processes
-    agents = args.agents
+    seats = [split_label(agent) for agent in args.agents]  # a label names the seat: me=cmd:./bot
+    agents = [agent for _, agent in seats]
+    names = [label or agent for label, agent in seats]
     for agent in agents:  # before any client starts: a bad one stops the match with none left behind
         if agent.startswith("cmd:"):
             _command_of(agent)
     programs = [partial(_start_client, args, agent) for agent in agents]
-    result = _dealer(args, agents, None, duplicate=True, programs=programs)
+    result = _dealer(args, names, None, duplicate=True, programs=programs)
     _report(result)
     match = result.match
     if args.json:
@@ -233,5 +236,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "the dealer, limits): required refuses where a layer is missing, best-effort says so and goes on "
         "(default required)",
     )
-    p.add_argument("agents", nargs="+", help='agent names, or cmd:"COMMAND" (run with HOST PORT appended)')
+    p.add_argument(
+        "agents",
+        nargs="+",
+        help='agent names, or cmd:"COMMAND" (run with HOST PORT appended); LABEL=AGENT names the seat',
+    )
     p.set_defaults(func=cmd_match)

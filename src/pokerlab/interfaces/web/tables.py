@@ -38,9 +38,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.actions import check_or_fold
-from pokerlab.agents.registry import is_external
+from pokerlab.agents.registry import is_external, split_label
 from pokerlab.arena.dealing import deal_cards
-from pokerlab.arena.match import unique_labels
+from pokerlab.arena.match import seat_names, unique_labels
 from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer
 from pokerlab.arena.table import Table as ArenaTable
 from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState
@@ -138,11 +138,14 @@ class Table:
         )
         root = secrets.randbits(128) if web.seed is None else web.seed
         self.seats: list[Seat] = []
-        names = unique_labels([spec.bots[s % len(spec.bots)] for s in range(spec.seats)], " #", False)
-        for s, display in enumerate(names):
-            bot = spec.bots[s % len(spec.bots)]
+        # a bot's label (LABEL=AGENT) names its seat and its account; repeated names numbered: loki1 #2
+        seats = [spec.bots[s % len(spec.bots)] for s in range(spec.seats)]
+        bare, bots = seat_names(seats)
+        names = unique_labels(bare, " #", False)
+        for s, (display, bot) in enumerate(zip(names, bots, strict=True)):
             player = _bot_player(bot, self.config, web.sandbox)
-            self.seats.append(Seat(s, bot, player, store.bot_user(bot), display))
+            account = bare[s] if split_label(seats[s])[0] else bot
+            self.seats.append(Seat(s, bot, player, store.bot_user(account), display))
         # the one hand loop, its fault rule the competitions' (a faulty bot is checked or folded for)
         self.table = ArenaTable([s.player for s in self.seats], self.config, names, tolerate_faults=True)
         self.table.new_session([[root, table_id, s] for s in range(len(self.seats))])

@@ -78,7 +78,7 @@ def cmd_train_curve(args: argparse.Namespace) -> int:
     from pokerlab.agents import parse_lineup
     from pokerlab.programs.td.studies.curve import curves
 
-    opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents, labels=False)))
     progress = progress_lines(args)
     rows = curves(
         args.runs, opponents, args.deals, args.seed, args.out, args.workers, progress, args.reference
@@ -113,7 +113,7 @@ def cmd_train_table(args: argparse.Namespace) -> int:
     from pokerlab.agents import parse_lineup
     from pokerlab.programs.td.studies.runs import final_table, table_name
 
-    opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents, labels=False)))
     rows = final_table(
         args.run,
         opponents,
@@ -140,7 +140,7 @@ def cmd_train_select(args: argparse.Namespace) -> int:
     from pokerlab.agents import parse_lineup
     from pokerlab.programs.td.studies.select import select
 
-    opponents = list(dict.fromkeys(parse_lineup(args.opponents))) if args.opponents else None
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents, labels=False))) if args.opponents else None
     result = select(
         args.run,
         args.deals,
@@ -235,7 +235,7 @@ def cmd_train_opponent_model(args: argparse.Namespace) -> int:
     from pokerlab.arena.evidence import named_rows
     from pokerlab.programs.td.studies.runs import MODEL_HEADER, opponent_model_study, write_model_study
 
-    opponents = list(dict.fromkeys(parse_lineup(args.opponents)))
+    opponents = list(dict.fromkeys(parse_lineup(args.opponents, labels=False)))
     rows = opponent_model_study(opponents, args.train_hands, args.test_hands, args.seed, args.partner)
     write_model_study(rows, args.out)
     print(f"{'opponent':<18}{'decisions':>10}  {'model':<16}{'accuracy':>9}{'log-loss':>9}")
