@@ -222,6 +222,34 @@ def test_what_users_read_cites_no_inside_document():
     assert not bad, bad
 
 
+CODE = [
+    p for d in ("src/pokerlab", "benchmarks", "examples", "tests") for p in sorted((ROOT / d).rglob("*.py"))
+]
+SECTION = re.compile(r"(docs/[\w/.-]+\.md) §([A-Z]?[\d.]*\d)")
+
+
+def test_code_cites_papers_and_pages_that_exist():
+    """The code's docstrings, comments and messages (src/, benchmarks/, examples/) cite papers, or a docs page
+    by a section heading it has ("docs/learning-spec-td.md §A.9"), never a working document; the tests'
+    page citations name sections that exist too."""
+    code = {str(p.relative_to(ROOT)): p.read_text() for p in CODE if p.name != "test_docs.py"}
+    bad = {
+        name: m[0]
+        for name, text in code.items()
+        if not name.startswith("tests") and (m := OUTSIDE.search(text))
+    }
+    assert not bad, bad
+    missing = {}
+    for name, text in code.items():
+        for page, section in SECTION.findall(text):
+            path = ROOT / page
+            heading = re.compile(rf"^#+ §?{re.escape(section)}\b", re.M)
+            if not (path.is_file() and heading.search(path.read_text())):
+                missing[name] = f"{page} §{section}"
+    assert not missing, missing
+    assert len(code) > 100 and any("docs/learning-spec-td.md §A.9" in text for text in code.values())
+
+
 def test_mkdocs_builds_strict(tmp_path):
     mkdocs = BIN / "mkdocs"
     if not mkdocs.exists():

@@ -118,9 +118,9 @@ def test_no_cap_heads_up_option():
 
 
 def test_per_player_raise_limit():
-    """The seed's literal cap (LEARNING-SPEC §A.2): each player at most three bets or raises a round, no
-    overall cap; the blinds are not a player's raises. Heads-up pre-flop the button (small blind) raises
-    3 times and the big blind 3 times over its blind: 7 bets of 10, then only calls (hand-worked)."""
+    """The article's literal cap (docs/learning-spec-td.md §A.2): each player at most three bets or raises a
+    round, no overall cap; the blinds are not a player's raises. Heads-up pre-flop the button (small blind)
+    raises 3 times and the big blind 3 times over its blind: 7 bets of 10, then only calls (hand-worked)."""
     game = GameConfig(max_raises=None, max_raises_per_player=3)
     assert GameConfig.from_dict(game.to_dict()) == game
     s = HandState(game, *deal(2))
@@ -276,7 +276,7 @@ def test_a_lone_player_who_owes_nothing_may_only_check():
 
 
 def test_max_loss_is_the_most_one_player_can_commit():
-    assert max_loss(C) == 40 + 40 + 80 + 80  # LEARNING-SPEC §A.2
+    assert max_loss(C) == 40 + 40 + 80 + 80  # docs/learning-spec-td.md §A.2
     per_player = GameConfig(max_raises=None, max_raises_per_player=3)
     assert max_loss(per_player) == 70 + 60 + 120 + 120  # 7 bets pre-flop, 6 after (hand-worked above)
     assert max_loss(GameConfig(stack=100)) == 100

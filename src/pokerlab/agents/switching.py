@@ -1,4 +1,4 @@
-"""An opponent that changes style mid-session: LEARNING-SPEC §A.10 (b)'s test of adaptation speed.
+"""An opponent that changes style mid-session: docs/learning-spec-td.md §A.10 (b)'s test of adaptation speed.
 
 ``switch:FIRST/SECOND/HANDS`` (e.g. ``switch:tight-passive/loose-aggressive/5000``) plays as the agent FIRST
 for its first HANDS hands of a session and as SECOND from then on. Both are made by name, seeded from the

@@ -29,7 +29,7 @@ class GameConfig:
     * ``max_raises_per_player``: bets and raises each player may make per round, besides the cap above
       (``None``: no such limit). The blinds are not a player's raises. ``max_raises=None,
       max_raises_per_player=3`` is TD-Hold'em's literal cap, "no player may raise more than three times in
-      any single round" (LEARNING-SPEC §A.2, ``cap_rule = "three_raises_per_player"``).
+      any single round" (docs/learning-spec-td.md §A.2, ``cap_rule = "three_raises_per_player"``).
     * ``no_cap_heads_up``: lift the cap while only two players remain in the hand (a casino option).
     * ``stack``: ``None`` for the ring game with unlimited bankroll; an int for real stacks.
     """

@@ -490,8 +490,8 @@ class HandState:
 
 def max_loss(config: GameConfig, players: int = 2) -> int:
     """The most chips one player can lose in a hand of `players` under `config`: what each commits when
-    everyone bets or raises whenever the rules allow and calls otherwise (every round then holds the most
-    bets the cap allows; LEARNING-SPEC §A.2: 40 + 40 + 80 + 80 = 240 in the 10/20 game with four bets).
+    everyone bets or raises whenever the rules allow and calls otherwise (every round then holds the most bets
+    the cap allows; docs/learning-spec-td.md §A.2: 40 + 40 + 80 + 80 = 240 in the 10/20 game with four bets).
     `ConfigError` when nothing bounds it (no cap and unlimited stacks)."""
     uncapped = config.max_raises is None or config.no_cap_heads_up
     if config.stack is None and uncapped and config.max_raises_per_player is None:

@@ -1,6 +1,6 @@
-"""Predicting an opponent's next action (LEARNING-SPEC §A.10, after Davidson 1999's network): a 19-value
-context of public information, a 19-10-3 network trained online by cross-entropy, and a frequency table as
-the baseline it must beat.
+"""Predicting an opponent's next action (docs/learning-spec-td.md §A.10, after Davidson 1999's network): a
+19-value context of public information, a 19-10-3 network trained online by cross-entropy, and a frequency
+table as the baseline it must beat.
 
 Context (Davidson 1999 Fig. 1; reals scaled to [0, 1], Booleans 0/1), for the player about to act:
 immediate pot odds, its bet ratio bets / (bets + calls) this hand, its pot ratio (chips put in / pot),

@@ -1,5 +1,5 @@
 """The TD-Hold'em player: targets and equity (TD-7, TD-8), exact fold values (TD-9), per-player traces
-(TD-13), the seed's shared chain, freezing, saving and loading, and use by name in a match."""
+(TD-13), the article's shared chain, freezing, saving and loading, and use by name in a match."""
 
 from dataclasses import replace
 
@@ -165,7 +165,7 @@ def test_untrained_td_learns_in_a_match():
 
 def test_game_switches_and_result_scale():
     """§A.2's [OUR CHOICE]s: the cap rule picks the engine's game; the value targets' scale is the largest
-    loss of a hand in it (240 / 370, hand-worked in tests/engine) unless set; the seed's ring blind rule
+    loss of a hand in it (240 / 370, hand-worked in tests/engine) unless set; the article's ring blind rule
     is refused with the reason."""
     per_player = replace(PRESETS["repaired"], cap_rule="three_raises_per_player")
     assert PRESETS["repaired"].game() == GameConfig()

@@ -1,5 +1,5 @@
-"""The average-policy network of stage 3 (LEARNING-SPEC §A.8.3): reservoir sampling, the cross-entropy step
-against finite differences, imitation of a known policy, and play from it when frozen."""
+"""The average-policy network of stage 3 (docs/learning-spec-td.md §A.8.3): reservoir sampling, the
+cross-entropy step against finite differences, imitation of a known policy, and play from it when frozen."""
 
 from dataclasses import replace
 

@@ -1,5 +1,5 @@
-"""Learning curves evaluated after training (LEARNING-SPEC §A.9 item 2): the players a run keeps at its
-schedule's save_at hands, and `pokerlab train curve` on tiny runs, checked against plain duplicate
+"""Learning curves evaluated after training (docs/learning-spec-td.md §A.9 item 2): the players a run keeps at
+its schedule's save_at hands, and `pokerlab train curve` on tiny runs, checked against plain duplicate
 matches."""
 
 import csv

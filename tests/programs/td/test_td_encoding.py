@@ -1,4 +1,4 @@
-"""TD-Hold'em's inputs against the hand-worked vectors of LEARNING-SPEC §A.4 and the tests of Part C.1
+"""TD-Hold'em's inputs against the hand-worked vectors of docs/learning-spec-td.md §A.4 and the tests of §C.1
 (TD-1 .. TD-6, TD-14)."""
 
 from dataclasses import replace

@@ -1,5 +1,5 @@
-"""TD-Hold'em's snapshot ladder (LEARNING-SPEC §A.9 item 5), exploitability proxy (item 6) and the median
-and range over seeds (items 2 and 7) on tiny runs, and their CLI commands."""
+"""TD-Hold'em's snapshot ladder (docs/learning-spec-td.md §A.9 item 5), exploitability proxy (item 6) and the
+median and range over seeds (items 2 and 7) on tiny runs, and their CLI commands."""
 
 import csv
 import statistics

@@ -1,4 +1,4 @@
-"""The TD network's gates (LEARNING-SPEC §A.8.1, Part C.1 TD-10 .. TD-12): analytic gradients against
+"""The TD network's gates (docs/learning-spec-td.md §A.8.1, §C.1 TD-10 .. TD-12): analytic gradients against
 central finite differences, Sutton's random walk learned by the same network and trace code, and the
 offline λ = 1 equivalence of the summed TD update with the Monte-Carlo update."""
 

@@ -1,6 +1,6 @@
-"""The opponent model's predictions as TD inputs (LEARNING-SPEC §A.10, switch ``opponent_model_inputs``):
-input lengths, the predictions against the real hand's state as oracle, information hiding, learning from
-finished hands, and saving."""
+"""The opponent model's predictions as TD inputs (docs/learning-spec-td.md §A.10, switch
+``opponent_model_inputs``): input lengths, the predictions against the real hand's state as oracle,
+information hiding, learning from finished hands, and saving."""
 
 import copy
 from dataclasses import replace

@@ -1,5 +1,5 @@
-"""The next-action model of LEARNING-SPEC §A.10: the context on a worked hand, information hiding, the
-network's gradient step against finite differences, the frequency table, and the study's rows."""
+"""The next-action model of docs/learning-spec-td.md §A.10: the context on a worked hand, information hiding,
+the network's gradient step against finite differences, the frequency table, and the study's rows."""
 
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
-"""T4's repair deltas (LEARNING-SPEC §A.9 item 7) on tiny runs: each configuration's final result less the
-base's of the same seed, recomputed here from the runs' own final.json, and the refusals."""
+"""T4's repair deltas (docs/learning-spec-td.md §A.9 item 7) on tiny runs: each configuration's final result
+less the base's of the same seed, recomputed here from the runs' own final.json, and the refusals."""
 
 import csv
 import json

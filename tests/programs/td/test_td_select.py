@@ -1,4 +1,4 @@
-"""Checkpoint selection on held-out deals (LEARNING-SPEC §A.9 item 7): `pokerlab train select`."""
+"""Checkpoint selection on held-out deals (docs/learning-spec-td.md §A.9 item 7): `pokerlab train select`."""
 
 import csv
 import json

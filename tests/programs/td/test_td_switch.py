@@ -1,4 +1,5 @@
-"""The switching opponent and TD-Hold'em's adaptation study (LEARNING-SPEC §A.10 (b)) on tiny runs."""
+"""The switching opponent and TD-Hold'em's adaptation study (docs/learning-spec-td.md §A.10 (b)) on tiny
+runs."""
 
 import csv
 from dataclasses import replace

@@ -1,5 +1,5 @@
 """The TD trainer: resuming gives the same files as one uninterrupted run, the opponent schedule of §A.8.3,
-the seed's failure (a frozen strategy) in miniature, and the `pokerlab train td` command."""
+the article's failure (a frozen strategy) in miniature, and the `pokerlab train td` command."""
 
 import json
 from dataclasses import replace

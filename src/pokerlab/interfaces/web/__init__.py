@@ -1,4 +1,4 @@
-"""The web table of issue 14: people play the bots and each other in a browser, with accounts, bankrolls
+"""The web table: people play the bots and each other in a browser, with accounts, bankrolls
 that carry over and qualifying levels (Billings et al. 1998 §5).
 
 `pokerlab serve` starts it (`pokerlab.interfaces.web.server`); docs/web-protocol.md is the contract between

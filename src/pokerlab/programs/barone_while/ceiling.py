@@ -1,4 +1,4 @@
-"""The ceiling of Barone & While's candidate family at our tables (issue 12; docs/barone-while.md §14).
+"""The ceiling of Barone & While's candidate family at our tables (docs/barone-while.md §14).
 
 Experiment 1 does not learn (docs/evolving.md). Is that the learning, or is there
 no winning candidate to find? This script measures fixed hypercubes, frozen, at the mixed, tight and loose

@@ -1,9 +1,9 @@
-"""The TD-Hold'em player (TD-Hold'em 2005 §4, LEARNING-SPEC §A.5-A.6): every decision from one network,
-learning by TD(λ) from the end-of-hand result while it plays, unless frozen.
+"""The TD-Hold'em player (TD-Hold'em 2005 §4, docs/learning-spec-td.md §A.5-A.6): every decision from one
+network, learning by TD(λ) from the end-of-hand result while it plays, unless frozen.
 
 A `TDLearner` is what is learned (the network, hands trained, the chip means of the class outputs, the
 seed's shared chain); a `TDAgent` is one seat using it. In self-play two agents share one learner, and with
-``td_chain = "shared"`` also one chain across both seats' decisions (the seed's defect, §A.7 item 1).
+``td_chain = "shared"`` also one chain across both seats' decisions (the article's defect, §A.7 item 1).
 """
 
 from __future__ import annotations
@@ -297,7 +297,7 @@ class TDAgent(Agent):
         else:
             target = np.array([result / learner.scale])
         if self.chain is learner.shared_chain and learner.last_visitor != self.position:
-            return  # the seed's shared chain ends once, with the result of whoever decided last
+            return  # the article's shared chain ends once, with the result of whoever decided last
         self.chain.finish(target, learner.alpha)
 
     def learned_state(self) -> dict[str, np.ndarray]:

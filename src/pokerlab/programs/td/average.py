@@ -1,7 +1,7 @@
-"""The average-policy network of stage 3 (LEARNING-SPEC §A.8.3; the idea from Heinrich & Silver's NFSP): a
-second network on the TD player's inputs with a 3-way softmax (fold, call, raise), trained by supervised
-classification to imitate the actions the TD player chose greedily, from a reservoir-sampled memory. At play
-time the player acts from it, taking the greedy TD action with a small probability instead.
+"""The average-policy network of stage 3 (docs/learning-spec-td.md §A.8.3; the idea from Heinrich & Silver's
+NFSP): a second network on the TD player's inputs with a 3-way softmax (fold, call, raise), trained by
+supervised classification to imitate the actions the TD player chose greedily, from a reservoir-sampled
+memory. At play time the player acts from it, taking the greedy TD action with a small probability instead.
 
 Memory size, step size, steps per hand and the mixing probability are [OUR CHOICE] (``average_*`` fields).
 """

@@ -1,10 +1,11 @@
-"""Every switch of TD-Hold'em (LEARNING-SPEC Part A) in one frozen, validated configuration, and its presets.
+"""Every switch of TD-Hold'em (docs/learning-spec-td.md) in one frozen, validated configuration, and its
+presets.
 
 Each [OUR CHOICE] of the spec and each repair of §A.8.2 is a field here, so that a repair can be ablated
 alone (``dataclasses.replace(PRESETS["faithful"], head="action_value")``). The presets:
 
 * ``seed-literal``: the seed as written (§A.8.4 P1): one TD chain across both players, greedy, the 92
-  inputs, four class outputs valued by class, α = 0.1, λ = 0.7. It reproduces the seed's failure.
+  inputs, four class outputs valued by class, α = 0.1, λ = 0.7. It reproduces the article's failure.
 * ``faithful``: the seed with the minimum repair, one chain per player (§A.8.2, "faithful mode").
 * ``repaired``: §A.8.2's repaired column: 120 inputs, action-value heads, per-player chains, ε-greedy
   exploration, α = 0.01 decayed.
@@ -35,7 +36,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class TDConfig:
-    """TD-Hold'em's switches (LEARNING-SPEC §A.3-A.8); money in chips of the 10/20 game.
+    """TD-Hold'em's switches (docs/learning-spec-td.md §A.3-A.8); money in chips of the 10/20 game.
 
     Encoding (§A.3): ``unary_round`` (how 2.5 rounds), ``replicated_mean`` (H2/T2: extra copies or all
     cards of repeated ranks), ``count_rule`` (B/O blocks: a check counts as a call, "checks_as_calls", or
@@ -54,15 +55,15 @@ class TDConfig:
     the class head ("class": values (2, 1, −1, −2); "chips": running class means), ``threshold`` θ between
     small and big results, ``class_boundary`` ("strict": |R| = θ is small), ``split_target`` for R = 0.
 
-    Learning (§A.6, §A.8.2): ``td_chain`` ("per_player" or the seed's "shared"), ``update`` ("online" after
+    Learning (§A.6, §A.8.2): ``td_chain`` ("per_player" or the article's "shared"), ``update`` ("online" after
     every decision, or "end_of_hand" with weights frozen during the hand), ``alpha`` and its decay
     α_n = alpha / (1 + n / alpha_decay_hands) (0 = constant), ``lam`` (λ), exploration ε decaying linearly
     from ``epsilon_start`` to ``epsilon_end`` over ``epsilon_decay_hands``, ``hidden`` units, ``init_scale``
     (weights uniform in ±init_scale), ``fold_when_free`` (whether folding is offered when checking is free).
 
     Game (§A.2): ``hu_blinds`` ("button_small": the engine's heads-up rule, the button posts the small
-    blind; the seed's ring rule "ring" is refused, the engine has no such option), ``cap_rule``
-    ("four_bets": a bet and three raises per round; "three_raises_per_player": the seed's literal cap, up
+    blind; the article's ring rule "ring" is refused, the engine has no such option), ``cap_rule``
+    ("four_bets": a bet and three raises per round; "three_raises_per_player": the article's literal cap, up
     to three bets or raises per player and round, no overall cap), ``result_scale`` (chips R is divided by
     in the value targets R / scale, §A.5-A.6.5; 0: the largest loss of a hand in that game, 240 under the
     four-bet cap, 370 under the per-player one).
@@ -146,17 +147,17 @@ class TDConfig:
         )
         if self.hu_blinds == "ring":
             raise ConfigError(
-                "td config hu_blinds: 'ring' (the seed's rule, the non-button posting the small blind "
+                "td config hu_blinds: 'ring' (the article's rule, the non-button posting the small blind "
                 "heads-up) is not supported: the engine's button always posts it; allowed: 'button_small'"
             )
         if self.opponent_networks and self.td_chain == "shared":
             raise ConfigError(
-                "td config: opponent_networks needs per-player chains (td_chain 'per_player'): the seed's "
+                "td config: opponent_networks needs per-player chains (td_chain 'per_player'): the article's "
                 "shared chain runs through one network"
             )
         if self.head == "action_value" and self.td_chain == "shared":
             raise ConfigError(
-                "td config: the shared chain belongs to the seed's after-state heads, not action_value"
+                "td config: the shared chain belongs to the article's after-state heads, not action_value"
             )
 
     @property

@@ -1,4 +1,4 @@
-"""TD-Hold'em's input vector (LEARNING-SPEC §A.3): 92 inputs, the 16 extras of §A.3.6 and the 12
+"""TD-Hold'em's input vector (docs/learning-spec-td.md §A.3): 92 inputs, the 16 extras of §A.3.6 and the 12
 hand-strength inputs of §A.8.2, always from the acting player's own view.
 
 Layout (§A.3.1): 0-24 hand quality H1..H5, 25-49 table discount T1..T5, 50-69 this round's bets B1..B4,
@@ -18,18 +18,18 @@ from pokerlab.actions import CALL, RAISE
 from pokerlab.programs.td.config import TDConfig
 from pokerlab.programs.td.strength import showdown_equity, uniform_strength
 
-#: Board cards by round, and the stage names the seed's feature tables use.
+#: Board cards by round, and the stage names the article's feature tables use.
 PREFLOP, FLOP, TURN, RIVER = 0, 1, 2, 3
 #: Consecutivity categories of §A.3.3 H4, in the order they are checked.
 STRAIGHT, FOUR, INSIDE_GAP, THREE, NOTHING = range(5)
-#: H4 values by category, per stage (pre-flop always 0) [SRC: S3 §4.3 via LEARNING-SPEC §A.3.3].
+#: H4 values by category, per stage, pre-flop 0 (TD-Hold'em 2005 §4.3; docs/learning-spec-td.md §A.3.3).
 _HAND_STRAIGHTS = {FLOP: (5, 3, 2, 1, 0), TURN: (5, 2, 1, 0, 0), RIVER: (5, 0, 0, 0, 0)}
 #: T4 values by category, per stage (§A.3.4); the river fix adds 4 / 3 for four consecutive / inside gap.
 _TABLE_STRAIGHTS = {FLOP: (0, 0, 0, 1, 0), TURN: (0, 3, 2, 0, 0), RIVER: (5, 0, 0, 0, 0)}
 _TABLE_STRAIGHTS_FIXED = {**_TABLE_STRAIGHTS, RIVER: (5, 4, 3, 0, 0)}
 
 
-#: The unary codes of 0 .. slots ones, by number of slots (5 for the seed's features, 6 for the extras).
+#: The unary codes of 0 .. slots ones, by number of slots (5 for the article's features, 6 for the extras).
 _CODES = {slots: [[1.0] * k + [0.0] * (slots - k) for k in range(slots + 1)] for slots in (5, 6)}
 
 
@@ -166,7 +166,7 @@ def betting_stats(
     """(B1..B4, O1..O4) of §A.3.5 for `position`: own raises, opponent raises, opponent raises / calls,
     own raises / calls, this round and summed over earlier rounds (a ratio with no calls is the raw count).
 
-    A raise is a bet or raise; a call is a call or check ("checks_as_calls", the seed's "call or check"
+    A raise is a bet or raise; a call is a call or check ("checks_as_calls", the article's "call or check"
     decision) or only a call of a positive amount ("calls_only") [OUR CHOICE ``count_rule``]; blinds are
     not actions. `extra` (CALL or RAISE) is the acting player's candidate action, counted as if taken (an
     after-state, §A.3.5); `extra_to_call` is what that player owes (0: its CALL is a check).

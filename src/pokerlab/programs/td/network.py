@@ -1,8 +1,8 @@
-"""The TD-Hold'em network and its TD(λ) trace chain (LEARNING-SPEC §A.6).
+"""The TD-Hold'em network and its TD(λ) trace chain (docs/learning-spec-td.md §A.6).
 
 `Network`: one hidden layer of sigmoid units, sigmoid or linear outputs (h = σ(W1 x + b1), y = f(W2 h + b2),
 §A.6.1), with the analytic gradient of each output (§A.6.2). `TDChain`: Tesauro's rule (Tesauro 1995,
-the seed's lost Fig. 2) over one sequence of states, one trace per output followed, no discount, the reward
+the article's lost Fig. 2) over one sequence of states, one trace per output followed, no discount, the reward
 only at the end (§A.6.3), updated after every state ("online") or with the weights frozen until the end of
 the sequence ("end_of_hand", the form of the offline λ = 1 equivalence, §A.8.1 G3).
 

@@ -1,5 +1,5 @@
-"""The opponent model's predictions as inputs of the TD network (LEARNING-SPEC §A.10, "Use in the TD
-network"; switch ``opponent_model_inputs``).
+"""The opponent model's predictions as inputs of the TD network (docs/learning-spec-td.md §A.10, "Use in the
+TD network"; switch ``opponent_model_inputs``).
 
 For each action P may take (call, raise) the situation the opponent would then face is built from P's view
 alone, and the next-action network of `pokerlab.modeling.next_action` gives the opponent's P(fold),
@@ -8,8 +8,8 @@ does not act next in it). Action-value heads get six inputs (call, then raise), 
 of its own action).
 
 One model per opponent identity (the trainer's opponent id; None for an unlabelled opponent), each started
-as a copy of a generic model that learns from every opponent met [SRC: §A.10 "start from a generic model
-trained on all opponents met so far"]. The models learn from each finished hand: the hand is replayed from
+as a copy of a generic model that learns from every opponent met (§A.10: "start from a generic model
+trained on all opponents met so far"). The models learn from each finished hand: the hand is replayed from
 what P saw (its own cards, the board, the actions) and every opponent decision is one cross-entropy step on
 the context the opponent faced [OUR CHOICE: after the hand rather than after each decision; within a hand
 the predictions come from the models as they stood at its start].

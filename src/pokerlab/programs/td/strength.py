@@ -1,5 +1,5 @@
-"""The hand-strength inputs of the repaired TD player (LEARNING-SPEC §A.8.2): HS_1 and showdown equity
-against one uniformly random hand, both in [0, 1] with ties counted half.
+"""The hand-strength inputs of the repaired TD player (docs/learning-spec-td.md §A.8.2): HS_1 and showdown
+equity against one uniformly random hand, both in [0, 1] with ties counted half.
 
 * HS_1 is the hand strength of Billings et al. 1998 §4.1 with uniform weights.
 * Showdown equity: the chance to win at showdown with the board dealt out. River: HS_1. Turn: exact, from

@@ -1,5 +1,5 @@
-"""Training TD-Hold'em (LEARNING-SPEC §A.8-A.9): the opponent schedule, the heads-up hand loop, duplicate
-evaluation of frozen copies, checkpoints that resume to the same result, and learning curves.
+"""Training TD-Hold'em (docs/learning-spec-td.md §A.8-A.9): the opponent schedule, the heads-up hand loop,
+duplicate evaluation of frozen copies, checkpoints that resume to the same result, and learning curves.
 
 A run writes into its folder: ``config.json`` (the player's config, the schedule, the seed),
 ``checkpoint.npz`` (the player, usable as "td:DIR/checkpoint"), ``snapshots/hands-N.npz`` (each frozen stage-2
@@ -44,7 +44,7 @@ from pokerlab.programs.td.agent import TDAgent, TDLearner
 from pokerlab.programs.td.config import TDConfig, preset
 
 SELF = "self"
-#: Best response to always-call, sb/hand (LEARNING-SPEC §A.9 item 3): the reference line of the curves.
+#: Best response to always-call, sb/hand (docs/learning-spec-td.md §A.9 item 3): the curves' reference line.
 BEST_RESPONSE_VS_CALL = 1.25
 
 

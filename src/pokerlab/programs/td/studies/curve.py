@@ -1,4 +1,4 @@
-"""TD-Hold'em's learning curves evaluated after training (LEARNING-SPEC §A.9 item 2).
+"""TD-Hold'em's learning curves evaluated after training (docs/learning-spec-td.md §A.9 item 2).
 
 §A.9 item 2 asks for a log-scale curve (10^3 … 10^6 training hands) with at least 10,000 duplicate deals per
 point, the median and range over five seeds, one curve per evaluation opponent. Evaluating that inside

@@ -1,5 +1,5 @@
-"""TD-Hold'em's self-play ladder (LEARNING-SPEC §A.9 item 5): each frozen snapshot of a run against every
-earlier one in duplicate.
+"""TD-Hold'em's self-play ladder (docs/learning-spec-td.md §A.9 item 5): each frozen snapshot of a run against
+every earlier one in duplicate.
 
 The rungs are the run's stage-2 snapshots (``snapshots/hands-N.npz``, written by `pokerlab train td`) and
 its final ``checkpoint.npz`` when that is later than the last snapshot. Every pair plays the same

@@ -1,5 +1,5 @@
-"""Target T4 of LEARNING-SPEC §A.9 item 7: each single repair, added alone to the faithful system, reported
-as a delta with its confidence interval, so that the seed's failure is attributed, not just cured.
+"""Target T4 of docs/learning-spec-td.md §A.9 item 7: each single repair, added alone to the faithful system,
+reported as a delta with its confidence interval, so that the article's failure is attributed, not just cured.
 
 `repair_deltas` reads finished `pokerlab train td` runs, each named by its folder (``ROOT/sS/NAME``: the
 configuration's name, the seed read from its config.json), and compares each configuration's final
@@ -123,7 +123,7 @@ def _plot(groups: dict[str, dict[int, dict]], opponent: str, path: Path) -> None
     log_hands_axis(ax, every_x)
     ax.set_xlabel("training hands")
     ax.set_ylabel(f"sb/hand vs {opponent}, duplicate (median, range over seeds)")
-    ax.set_title("Each repair alone (LEARNING-SPEC §A.9 item 7, T4)")
+    ax.set_title("Each repair alone (target T4)")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

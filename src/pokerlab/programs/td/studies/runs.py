@@ -1,5 +1,5 @@
-"""TD-Hold'em's evidence (LEARNING-SPEC §A.9): several training runs' evaluations side by side, and the
-opponent-modelling study of §A.10 (a).
+"""TD-Hold'em's evidence (docs/learning-spec-td.md §A.9): several training runs' evaluations side by side, and
+the opponent-modelling study of §A.10 (a).
 
 `summarize_runs` reads the folders `pokerlab train td` wrote and writes, into one results folder, each
 run's small files (config.json, curve.csv, training.csv, final.json, curves.png, under the run's name), a
@@ -104,8 +104,8 @@ SEEDS_HEADER = ["hands", "opponent", "runs", "median", "min", "max", "ci_above_0
 
 def across_runs(runs: list[dict]) -> list[list]:
     """Rows (hands, opponent, runs, median, min, max, runs whose CI lies above 0, below 0) over the runs at
-    each evaluation point that every run has (LEARNING-SPEC §A.9 item 2: median and range over seeds; item
-    7 counts the seeds whose CI excludes 0)."""
+    each evaluation point that every run has (docs/learning-spec-td.md §A.9 item 2: median and range over
+    seeds; item 7 counts the seeds whose CI excludes 0)."""
     rows = []
     opponents = list(dict.fromkeys(r[1] for run in runs for r in run["rows"]))
     for opponent in opponents:
@@ -350,7 +350,7 @@ def write_model_study(rows: list[list], out: str | Path) -> None:
         ax.bar(np.arange(len(opponents)) + i * width, values, width, label=model)
     ax.set_xticks(np.arange(len(opponents)) + 0.4 - width / 2, opponents, rotation=20, fontsize=8)
     ax.set_ylabel("held-out log-loss (nats), lower is better")
-    ax.set_title("Next-action prediction (LEARNING-SPEC A.10)")
+    ax.set_title("Next-action prediction (after Davidson 1999)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "model_study.png", dpi=100)

@@ -1,4 +1,5 @@
-"""Checkpoint selection on held-out deals (early stopping) for a TD-Hold'em run (LEARNING-SPEC §A.9 item 7).
+"""Checkpoint selection on held-out deals (early stopping) for a TD-Hold'em run (docs/learning-spec-td.md §A.9
+item 7).
 
 The stage-2 learner of §A.8.3 keeps moving after it has met the targets: its result against a fixed
 opponent can drift down late in training. Training stays as it is; instead, every candidate player of the

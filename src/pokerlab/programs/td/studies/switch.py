@@ -1,4 +1,5 @@
-"""TD-Hold'em against an opponent who changes style: the adaptation test of LEARNING-SPEC §A.10 (b).
+"""TD-Hold'em against an opponent who changes style: the adaptation test of docs/learning-spec-td.md §A.10
+(b).
 
 Each trained player (a `pokerlab train td` run folder) plays ``sessions`` sessions of ``2 * after``
 heads-up hands against ``switch:FIRST/SECOND/after`` (`pokerlab.agents.switching`: tight-passive for 5,000
