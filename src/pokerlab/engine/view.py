@@ -268,19 +268,18 @@ class BettingFacts:
 
     def _context(self, p, round_index, to_call, raises, raises_left, can_raise, pot) -> BettingContext:
         bet = self.bet_sizes[round_index]
+        folded, acted = self.folded, self.acted
+        active = to_act = 0  # `opponents_active` and `opponents_to_act` in one pass
+        for q in range(self.players):
+            if q != p and not folded[q]:
+                active += 1
+                if not acted[q]:
+                    to_act += 1
+        bets_to_call = -(-to_call // bet)
         return BettingContext(
-            round_index,
-            bet,
-            to_call,
-            -(-to_call // bet),
-            raises,
-            raises_left,
-            can_raise,
-            pot,
-            self.opponents_active(p),
-            self.opponents_to_act(p),
+            round_index, bet, to_call, bets_to_call, raises, raises_left, can_raise, pot, active, to_act,
             self.called[p],
-        )
+        )  # fmt: skip
 
 
 class HandEnd(NamedTuple):

@@ -136,7 +136,8 @@ class HandFollower:
     def _start_round(self, round_index: int) -> None:
         """Reset what is counted per round; save the tables the round's re-weighting starts from."""
         self.round = round_index
-        self.facts.start_round(round_index)
+        if round_index != self.facts.round:  # the facts of a new hand start in the pre-flop already
+            self.facts.start_round(round_index)
         # the tables at the start of the round (Papp 1998 ch. 7), saved per opponent at its first re-weighting
         # in the round: until then its row of `weights` is that table
         self.saved: dict[int, np.ndarray] = {}
