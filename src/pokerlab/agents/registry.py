@@ -201,6 +201,7 @@ _BASIC = {"bpl": "loose", "bpm": "moderate", "bpt": "tight"}
 register("random", "pokerlab.agents.simple:RandomAgent")
 register("call", "pokerlab.agents.simple:CallAgent")
 register("raise", "pokerlab.agents.simple:RaiseAgent")
+register("fold", "pokerlab.agents.simple:FoldAgent")
 register("human", "pokerlab.agents.human:HumanAgent")
 for _name in (  # pokerlab.programs.loki1.VARIANTS (a test keeps the two alike)
     "loki1",
