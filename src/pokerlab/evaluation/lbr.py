@@ -102,7 +102,12 @@ def _runouts(hole, board, rng: np.random.Generator | None) -> np.ndarray:
 def win_ties(hole, board, rng: np.random.Generator | None = None) -> np.ndarray:
     """float[1326]: win + half tie of `hole` against every holding, the board run out with no more betting
     (exact from the flop on; pre-flop over `PREFLOP_BOARDS` boards from `rng`); 0 for clashing holdings."""
-    runouts = _runouts(hole, board, rng)
+    return win_ties_over(hole, board, _runouts(hole, board, rng))
+
+
+def win_ties_over(hole, board, runouts: np.ndarray) -> np.ndarray:
+    """`win_ties` over the given run-outs (int[m, 5 - len(board)]) only."""
+    runouts = np.asarray(runouts, dtype=np.int64).reshape(len(runouts), 5 - len(board))
     keys = CARD_KEYS[runouts].sum(axis=1, dtype=np.uint64)
     masks = np.bitwise_or.reduce(CARD_MASKS[runouts], axis=1) if runouts.shape[1] else np.zeros(1, np.uint64)
     board = np.asarray(board, dtype=np.int64)
