@@ -294,7 +294,8 @@ def local_best_response(
     progress: Callable[[str], None] | None = None,
 ) -> LBRResult:
     """Play LBR against `target` (an agent or a registered name) on `deals` duplicate deals through the
-    arena (`play_match`, seats swapped, the target fresh for each), and report its winnings."""
+    arena (`play_match`, seats swapped, the target fresh for each), and report its winnings; with
+    `progress`, a line on what is played and the arena's progress bar."""
     from pokerlab.agents.registry import make_agent
     from pokerlab.arena.match import play_match
 
@@ -305,7 +306,8 @@ def local_best_response(
     if progress is not None:
         progress(f"LBR against {agent.name}: {deals} duplicate deals, seed {seed}")
     started = time.perf_counter()
-    result = play_match([lbr, seated], deals, config, seed, duplicate=True, workers=workers)
+    bar = progress is not None
+    result = play_match([lbr, seated], deals, config, seed, duplicate=True, workers=workers, progress=bar)
     seconds = time.perf_counter() - started
     nets = result.nets[:, 0].astype(float)
     per_deal = np.zeros(deals)
