@@ -1,4 +1,4 @@
-"""Local best response (EVALUATION-SPEC §2.9 L1-L4, L7): kernels against plain computations, the bounds
+"""Local best response (docs/exploitability.md): kernels against plain computations, the bounds
 against the exact best responses, and a target that tries to see cards it may not."""
 
 import numpy as np

@@ -1,6 +1,6 @@
 """The all-holdings policy query: "what would you do here with each of the 1,326 holdings?"
 
-An optional capability of an agent (EVALUATION-SPEC A2/A3, Lisý & Bowling 2017 §3): an agent that has it
+An optional capability of an agent (Lisý & Bowling 2017; docs/exploitability.md): an agent that has it
 defines ``policy_for_holdings(view) -> float[1326, 3]``, row i the (fold, call, raise) probabilities with
 which it would act on `view` holding `HOLDING_CARDS[i]`, rows summing to 1, and zero rows for holdings that
 clash with the board. Local best response (`pokerlab.evaluation.lbr`) asks it at every action of the

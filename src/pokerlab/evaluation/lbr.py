@@ -1,4 +1,4 @@
-"""Local best response (LBR) for heads-up limit hold'em (Lisý & Bowling 2017 §3; EVALUATION-SPEC §2.7).
+"""Local best response (LBR) for heads-up limit hold'em (Lisý & Bowling 2017; docs/exploitability.md).
 
 LBR plays one seat with its own cards against a target that answers the all-holdings policy query
 (`pokerlab.agents.policy`). It keeps the target's **range**, a distribution over its 1,326 holdings:
