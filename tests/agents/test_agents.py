@@ -9,7 +9,7 @@ import pokerlab
 from pokerlab.agents import Agent, HumanAgent, agent_names, make_agent, parse_lineup, register
 from pokerlab.agents.human import PlayerLeft
 from pokerlab.agents.stereotypes import STYLES
-from pokerlab.engine import CALL, FOLD, RAISE, GameConfig, HandState, seat_view
+from pokerlab.engine import CALL, FOLD, RAISE, GameConfig, HandState, hand_end, hand_start, seat_view
 from pokerlab.errors import ConfigError
 
 
@@ -116,3 +116,24 @@ def test_simple_agents_only_answer_legal_actions_with_real_stacks(name, seats, s
     lineup = [name if j % 2 == 0 else others[j // 2 % 2] for j in range(seats)]
     result = pokerlab.play_match(lineup, hands=40, config=GameConfig(stack=stack), seed=seed, rebuy=10)
     assert result.hands > 0
+
+
+def test_human_narrates_the_blinds_as_posted_by_a_short_stack():
+    """A big blind of 7 chips posts 7, all in: the narration's pot, and what each player wins at the
+    showdown (net + chips put in), count the 7 posted, not the configured 10 (they said pot 15 and 22, and
+    "wins 13" of a pot of 19)."""
+    s = HandState(GameConfig(stack=1000), list(range(6)), list(range(10, 15)), [1000, 7, 1000])
+    out = io.StringIO()
+    human = HumanAgent(stdin=io.StringIO("c\n"), stdout=out, names=["a", "b", "me"])
+    human.begin_hand(hand_start(s, 2, (0, 1, 2)))
+    s.act(human.act(seat_view(s, 2, (0, 1, 2))))
+    s.act(FOLD)
+    while s.actor >= 0:
+        s.act(CALL)
+    for record in s.actions:
+        human.observe(record)
+    human.end_hand(hand_end(s, 2))
+    text = out.getvalue()
+    assert "big blind 7 (all-in)" in text and "pot 12\n" in text, text
+    assert "flop: 4h 4s 5c   (pot 19)" in text, text
+    assert s.nets == [-5, 3, 2] and "b (seat 1) wins 10 " in text and "you win 9 " in text, text

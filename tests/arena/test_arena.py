@@ -98,6 +98,13 @@ def test_illegal_action_stops_with_legal_ones(tmp_path):
     assert (tmp_path / "config.json").exists()
 
 
+def test_tolerated_an_illegal_action_is_a_fault_like_any_other(caplog):
+    """Where faults are tolerated (--tolerate-faults, the web tables), a local agent's illegal answer is
+    checked or folded for, counted and logged, as an isolated agent's is: one fault rule."""
+    r = play_match([Cheater(), "call"], 10, seed=1, tolerate_faults=True)
+    assert r.hands == 10 and r.faults[0] >= 10 and "not one of FOLD, CALL, RAISE" in caplog.text
+
+
 def test_bad_match_arguments():
     with pytest.raises(ConfigError, match="2 to 10 agents"):
         play_match(["call"], 10)

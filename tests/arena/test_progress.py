@@ -5,7 +5,7 @@ import time
 
 from pokerlab.agents import Agent
 from pokerlab.arena.players import AgentSpec
-from pokerlab.arena.session import SessionJob, run_session
+from pokerlab.arena.session import Progress, SessionJob, run_session
 from pokerlab.engine import CALL, GameConfig
 from pokerlab.interfaces.cli import main
 
@@ -23,11 +23,11 @@ def test_progress_events_at_least_every_second():
     job = SessionJob(0, specs, ("a", "b"), GameConfig(), 1, None, 0, 150, block=10_000)
     stamps, start = [], time.monotonic()
     for event in run_session(job):
-        stamps.append((time.monotonic(), event[0]))
+        stamps.append((time.monotonic(), type(event)))
     assert stamps[-1][0] - start > 1.0  # the run is long enough to tell
-    times = [start] + [t for t, kind in stamps if kind == "progress"] + [stamps[-1][0]]
+    times = [start] + [t for t, kind in stamps if kind is Progress] + [stamps[-1][0]]
     assert max(b - a for a, b in zip(times, times[1:], strict=False)) < 1.0
-    assert sum(kind == "progress" for _, kind in stamps) >= 2
+    assert sum(kind is Progress for _, kind in stamps) >= 2
 
 
 def test_progress_on_stderr_with_json(capsys):

@@ -7,13 +7,11 @@ from pokerlab.engine import (
     CALL,
     FOLD,
     RAISE,
+    BettingFacts,
     GameConfig,
     HandState,
-    acpc_state_line,
     hand_end,
     max_loss,
-    parse_acpc_state_line,
-    record_of,
     replay,
     seat_view,
 )
@@ -264,15 +262,6 @@ def test_replay_rejects_with_reason():
         replay(C, [1000, 1000], [-1, -1] + holes[2:], board, checks)
 
 
-def test_acpc_state_line_round_trip():
-    holes, board = deal(2, "As Ad Kh Kd")
-    s = play(HandState(C, holes, board), [RAISE, CALL, CALL, RAISE, CALL, CALL, CALL, RAISE, FOLD])
-    record = record_of(s, [UNLIMITED_STACK] * 2, ["alice", "bob"])
-    line = acpc_state_line(record, 7)
-    assert line == "STATE:7:rc/crc/cc/rf:AsAd|KhKd/2c7d9h/Jd/Kc:30|-30:alice|bob"
-    assert parse_acpc_state_line(line, C) == record
-
-
 def test_a_lone_player_who_owes_nothing_may_only_check():
     """Everyone folds to the big blind, the small blind all-in for less: the big blind may only check (a
     fold would give away its uncalled chips); the uncalled 8 go back to it (PokerKit settles the same)."""
@@ -293,3 +282,40 @@ def test_max_loss_is_the_most_one_player_can_commit():
     assert max_loss(GameConfig(stack=100)) == 100
     with pytest.raises(ConfigError, match="unbounded"):
         max_loss(GameConfig(max_raises=None))
+
+
+def test_betting_context_counts_who_is_still_to_act_once_per_round():
+    """The one meaning of "opponents still to act" (`BettingContext`): active opponents who have not acted
+    in this round; a raise does not count again those who acted before it."""
+    s = HandState(GameConfig(), list(range(8)), list(range(10, 15)))  # four players, blinds 5 / 10
+    s.act(CALL)  # position 2 calls 10
+    s.act(RAISE)  # the button raises to 20
+    c = seat_view(s, 0).context  # the small blind
+    assert c == (0, 10, 15, 2, 2, 2, True, 45, 3, 1, False)  # only the big blind has not acted
+    assert c.pot == seat_view(s, 0).pot and hash(c)  # plain, immutable values
+    s.act(CALL)  # the small blind calls 15
+    s.act(RAISE)  # the big blind raises to 30
+    c = seat_view(s, 2).context
+    assert (c.to_call, c.bets_to_call, c.opponents_to_act, c.called_bet) == (20, 2, 0, True)
+    s.act(FOLD)
+    s.act(CALL)
+    s.act(CALL)  # the flop: three players left, none has acted yet
+    c = seat_view(s, 0).context
+    assert (c.round, c.pot, c.opponents_active, c.opponents_to_act, c.called_bet) == (1, 100, 2, 2, False)
+    assert c.can_raise and c.bets_made == 0 and c.to_call == 0
+
+
+def test_betting_facts_of_a_record_and_of_a_view_agree():
+    """The context of a past decision (`BettingFacts.context_of`, as Loki-2 re-weights) is the one its
+    player's view gave (in the ring game; under real stacks ``can_raise`` may differ: a record tells it from
+    the cap alone)."""
+    s = HandState(GameConfig(), list(range(6)), list(range(10, 15)))
+    seen = []
+    while s.actor >= 0:
+        seen.append(seat_view(s, s.actor).context)
+        s.act(RAISE if RAISE in s.legal_actions() and len(s.actions) % 3 == 0 else CALL)
+    facts = BettingFacts(3, s.blinds, (10, 10, 20, 20))
+    for record, context in zip(s.actions, seen, strict=True):
+        assert facts.context_of(record) == context
+        facts.take(record)
+    assert facts.pot == s.pot

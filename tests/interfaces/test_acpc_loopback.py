@@ -20,12 +20,13 @@ from pokerlab.agents import Agent, make_agent
 from pokerlab.arena.match import unique_labels
 from pokerlab.arena.output import summarize_folder
 from pokerlab.arena.store import read_hands
-from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState, parse_acpc_state_line
+from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandState
 from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
 from pokerlab.interfaces.acpc.client import AcpcClient, play
 from pokerlab.interfaces.acpc.dealer import run_dealer
 from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, matchstate_of, parse_matchstate
+from pokerlab.interfaces.acpc.statelog import parse_acpc_state_line
 from pokerlab.interfaces.cli import main
 
 CONFIG = GameConfig()
@@ -810,3 +811,21 @@ def _running_prefix(*prefix: str) -> list[int]:
         except OSError:
             continue
     return found
+
+
+@pytest.mark.parametrize(
+    ("names", "hands", "options", "message"),
+    [
+        (["call"], 10, {}, "a match needs 2 to 10 agents, got 1"),
+        (["call"] * 2, 0, {}, "hands must be a positive integer, got 0"),
+        (["call"] * 2, 0, {"duplicate": True}, "deals must be a positive integer, got 0"),
+        (["call"] * 2, 5, {"hand_timeout": 0}, "hand_timeout must be a positive number of seconds"),
+    ],
+)
+def test_dealer_checks_a_match_as_play_match_does(names, hands, options, message):
+    """The dealer's arguments are checked by the arena's own `check_match`, before any port is opened."""
+    with pytest.raises(ConfigError, match=message):
+        run_dealer(CONFIG, names, hands, **options)
+    if "hand_timeout" not in options:  # a match in this process has no hand deadline
+        with pytest.raises(ConfigError, match=message):
+            pokerlab.play_match(names, hands, CONFIG, **options)

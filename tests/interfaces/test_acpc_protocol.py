@@ -1,4 +1,4 @@
-"""ACPC game definitions and MATCHSTATE lines (ACPC protocol 2.0.0)."""
+"""ACPC game definitions, MATCHSTATE lines and the dealer log's STATE lines (ACPC protocol 2.0.0)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 
 from pokerlab.actions import CALL, RAISE
 from pokerlab.cards import format_card, parse_cards
-from pokerlab.engine import GameConfig, HandState
+from pokerlab.engine import FOLD, GameConfig, HandState, record_of
+from pokerlab.engine.config import UNLIMITED_STACK
 from pokerlab.errors import ConfigError, CorruptData, InvalidCards
 from pokerlab.interfaces.acpc.channel import MAX_POLL, Channel, ConnectionClosed, LineTooLong, check_poll
 from pokerlab.interfaces.acpc.gamedef import STANDARD_GAMES, gamedef_of, load_gamedef, parse_gamedef
@@ -24,6 +25,7 @@ from pokerlab.interfaces.acpc.matchstate import (
     matchstate_of,
     parse_matchstate,
 )
+from pokerlab.interfaces.acpc.statelog import acpc_state_line, parse_acpc_state_line, score_line
 
 #: ACPC's heads-up limit game file as the competition ships it (comments, its own line order).
 REVERSE_BLINDS = """\
@@ -411,3 +413,18 @@ def test_a_polling_channel_reads_what_comes_within_and_after_its_poll_and_keeps_
 def test_bad_polling_times_are_refused(seconds):
     with pytest.raises(ConfigError, match="polls 0 to"):
         check_poll(seconds)
+
+
+def test_acpc_state_line_round_trip():
+    """A finished hand as the dealer log's STATE line, and the line replayed back into the same record."""
+    holes, board = parse_cards("As Ad Kh Kd"), parse_cards("2c 7d 9h Jd Kc")
+    s = HandState(GameConfig(), holes, board)
+    for action in [RAISE, CALL, CALL, RAISE, CALL, CALL, CALL, RAISE, FOLD]:
+        s.act(action)
+    record = record_of(s, [UNLIMITED_STACK] * 2, ["alice", "bob"])
+    line = acpc_state_line(record, 7)
+    assert line == "STATE:7:rc/crc/cc/rf:AsAd|KhKd/2c7d9h/Jd/Kc:30|-30:alice|bob"
+    assert parse_acpc_state_line(line, GameConfig()) == record
+    assert score_line([30.0, -30.0], ["alice", "bob"]) == "SCORE:30|-30:alice|bob"
+    with pytest.raises(CorruptData, match="differ from the replayed nets"):
+        parse_acpc_state_line(line.replace("30|-30", "40|-40"), GameConfig())

@@ -29,3 +29,10 @@ class SlowBot(Agent):
     def act(self, view):
         time.sleep(0.2)
         return CALL
+
+
+class IllegalBot(Agent):
+    """Answers 7, which is no action at all: a fault the table must show, never a quiet check."""
+
+    def act(self, view):
+        return 7

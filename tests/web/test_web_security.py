@@ -263,3 +263,27 @@ def test_an_outside_bot_runs_sandboxed_never_in_the_server(tmp_path):
     while (left := bots & set(_descendants(os.getpid()))) and time.monotonic() < ends:
         time.sleep(0.05)
     assert left == set()
+
+
+def test_a_bots_illegal_answer_is_a_visible_fault_not_a_quiet_check(tmp_path):
+    """A bot answering 7 is checked or folded for by the arena table's fault rule (it was quietly checked
+    or folded at the web table alone): the ``action`` frame everyone sees and the stored decision say so."""
+    cheat = f"{Path(__file__).with_name('info_bot.py')}:IllegalBot"
+    server = LiveServer(web_config(tmp_path, f"10-20/3/{cheat},call"))
+    try:
+        alice = server.person("alice")
+        alice.post("/api/tables/1/sit", json={"seat": 1})
+        with server.socket(alice, 1) as ws:
+            seen = [frame for _, _, frame in play(ws, 3)]
+        stand_up(alice, 1)
+    finally:
+        server.stop()
+    actions = [f for f in seen if f["type"] == "action"]
+    faults = [f for f in actions if "fault" in f]
+    assert faults and {f["seat"] for f in faults} <= {0, 2}, actions
+    assert all(f["action"] in ("check", "fold") and "answered 7, not one of" in f["fault"] for f in faults)
+    assert not any("fault" in f for f in actions if f["seat"] == 1)  # the person's own actions
+    database = Database.open(server.config.database)
+    with database.sessions() as session:
+        stored = [d for hand in session.scalars(select(Hand)) for d in hand.decisions or [] if d]
+    assert stored and all("answered 7" in d["fault"] for d in stored)

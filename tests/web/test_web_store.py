@@ -17,7 +17,7 @@ from sqlalchemy import select
 from pokerlab.engine import CALL, FOLD, RAISE, ROUND_NAMES, UNKNOWN, GameConfig, HandState
 from pokerlab.interfaces.phh import read_phh
 from pokerlab.interfaces.web.db import Database, Hand, User
-from pokerlab.interfaces.web.store import HandStore, seat_counters
+from pokerlab.interfaces.web.store import HandLedger, seat_counters
 from pokerlab.interfaces.web.tables import jsonable
 
 INFO_BOT = f"{Path(__file__).with_name('info_bot.py')}:InfoBot"
@@ -110,12 +110,12 @@ def test_replay_shows_own_and_shown_cards_and_the_bots_thoughts_and_phh_replays(
 def test_a_hand_left_running_is_void_and_changes_no_bankroll(database_url):
     database = Database(database_url)
     database.migrate()
-    store = HandStore(database)
+    store = HandLedger(database)
     bot = store.bot_user("call")
     hand_id = store.start(1, "10-20", GameConfig().to_dict(), 1, [{"user_id": bot}] * 2, [2000, 2000], 5)
     database.engine.dispose()
     database = Database(database_url)  # a restart: a new engine on the same database
-    store = HandStore(database)
+    store = HandLedger(database)
     assert store.void_running() == 1 and store.void_running() == 0
     with database.sessions() as db:
         assert db.scalar(select(Hand.status).where(Hand.id == hand_id)) == "void"
@@ -130,7 +130,7 @@ def test_a_bots_non_finite_numbers_are_stored_as_null(database_url):
     assert decision == {"ev": None, "evs": [1.5, None], "hs": None, "n": 3}
     database = Database(database_url)
     database.migrate()
-    store = HandStore(database)
+    store = HandLedger(database)
     seats = [{"user_id": store.bot_user("call")}, {"user_id": store.bot_user("raise")}]
     hand_id = store.start(1, "10-20", GameConfig().to_dict(), 1, seats, [2000, 2000], 5)
     state = HandState(GameConfig(), list(range(4)), [10, 11, 12, 13, 14])

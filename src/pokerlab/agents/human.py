@@ -1,8 +1,9 @@
 """A person at the terminal: a table that reads like a card room, and prompts until the answer is legal.
 
 The agent hooks draw the table: `begin_hand` shows who sits where (name, seat, blinds, stacks) and the hole
-cards; `observe` spells out every action ("loki1 (seat 3) raises to 20"); the board is shown by round as
-it is dealt, the pot after each round; `end_hand` shows the hands shown down with their names
+cards, the pot counting the blinds as posted (`HandStart.blinds`: a short stack posts less, all in);
+`observe` spells out every action ("loki1 (seat 3) raises to 20"); the board is shown by round as it is
+dealt, the pot after each round; `end_hand` shows the hands shown down with their names
 (`pokerlab.evaluator.describe`), who won what, and the player's running total. Actions of a round are shown
 once its board is known (at the player's turn or at the end of the hand), so they never precede the cards.
 
@@ -19,7 +20,16 @@ from typing import TextIO
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.cards import format_cards
-from pokerlab.engine import BOARD_SIZE, RIVER, ROUND_NAMES, ActionRecord, HandEnd, HandStart, SeatView
+from pokerlab.engine import (
+    BOARD_SIZE,
+    RIVER,
+    ROUND_NAMES,
+    ActionRecord,
+    BettingFacts,
+    HandEnd,
+    HandStart,
+    SeatView,
+)
 from pokerlab.engine.state import blind_positions
 from pokerlab.evaluator import describe, evaluate
 
@@ -62,7 +72,7 @@ class HumanAgent(Agent):
         self.totals: dict[int, int] = {}
         self.start: HandStart | None = None
         self.pending: list[ActionRecord] = []
-        self.shown_round = self.round = self.pot = 0  # set per hand by begin_hand
+        self.shown_round = 0  # set per hand by begin_hand, with `facts`, the hand's betting
 
     def _say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
@@ -84,36 +94,31 @@ class HumanAgent(Agent):
         self.pending = []
         n, config = start.players, start.config
         small, big = blind_positions(n)
-        self.bets = [0] * n
-        self.bets[small], self.bets[big] = config.small_blind, config.big_blind
-        self.pot = config.small_blind + config.big_blind
-        self.committed = list(self.bets)
-        self.round = 0
+        posted = start.blinds  # what was posted: a short stack posts less than the blind, all in
+        self.facts = BettingFacts(n, posted, tuple(config.bet_size(r) for r in range(4)))
         self.shown_round = 0
         self._say(f"\n=== hand {start.hand + 1} " + "=" * 50)
         width = max(24, *(len(self._who(p)) + 2 for p in range(n)))  # a long name never runs into its role
         for p in range(n):
             roles = ["button"] if p == n - 1 else []
             roles += ["small blind"] if p == small else ["big blind"] if p == big else []
+            blind = config.big_blind if p == big else config.small_blind if p == small else 0
+            if posted[p] < blind:  # only a stack shorter than the blind posts less
+                roles[-1] += f" {posted[p]} (all-in)"
             role = ", ".join(roles)
             stack = "" if start.stacks is None else f"  stack {start.stacks[p]}"
             self._say(f"  {self._who(p):<{width}}{role:<24}{stack}".rstrip())
         self._say(
             f"blinds {config.small_blind}/{config.big_blind}; you hold {format_cards(start.hole)}; "
-            f"pot {self.pot}"
+            f"pot {self.facts.pot}"
         )
 
     def observe(self, record: ActionRecord) -> None:
         self.pending.append(record)
 
     def _spell(self, record: ActionRecord) -> str:
-        if record.round != self.round:
-            self.round = record.round
-            self.bets = [0] * len(self.bets)
+        self.facts.take(record)
         p = record.position
-        self.bets[p] += record.amount
-        self.committed[p] += record.amount
-        self.pot += record.amount
         who = self._who(p)
         you = who == "you"
         if record.action == FOLD:
@@ -124,11 +129,12 @@ class HumanAgent(Agent):
             return f"{who} call{'' if you else 's'} {record.amount}{self._all_in(p)}"
         verb = "bet" if record.raises == 0 else "raise"
         verb = verb if you else verb + "s"
-        return f"{who} {verb} {'to ' if 'raise' in verb else ''}{self.bets[p]}{self._all_in(p)}"
+        return f"{who} {verb} {'to ' if 'raise' in verb else ''}{self.facts.bets[p]}{self._all_in(p)}"
 
     def _all_in(self, position: int) -> str:
         stacks = self.start.stacks if self.start else None
-        return " (all-in)" if stacks is not None and self.committed[position] >= stacks[position] else ""
+        committed = self.facts.committed
+        return " (all-in)" if stacks is not None and committed[position] >= stacks[position] else ""
 
     def _flush(self, board: tuple[int, ...]) -> None:
         """Show the pending actions, each round's board before its first action."""
@@ -143,9 +149,16 @@ class HumanAgent(Agent):
             r = self.shown_round
             new = board[BOARD_SIZE[r - 1] : BOARD_SIZE[r]]
             old = f"{format_cards(board[: BOARD_SIZE[r - 1]])} + " if r > 1 else ""
-            self._say(f"{ROUND_NAMES[r]}: {old}{format_cards(new)}   (pot {self.pot})")
+            self._say(f"{ROUND_NAMES[r]}: {old}{format_cards(new)}   (pot {self.facts.pot})")
 
     def act(self, view: SeatView) -> int:
+        if self.start is None:  # asked without begin_hand (a view built by hand): its betting so far
+            self.facts = BettingFacts(
+                view.players, view.blinds, tuple(view.config.bet_size(r) for r in range(4))
+            )
+            for record in view.actions:
+                self.facts.take(record)
+            self.pending = []
         self._flush(view.board)
         self._show_board(view.board, view.round)
         free = view.to_call == 0
@@ -201,7 +214,7 @@ class HumanAgent(Agent):
             )
         for p, net in enumerate(end.nets):
             if net > 0:
-                won = net + self.committed[p]
+                won = net + self.facts.committed[p]
                 hand = f" with {names[p]}" if p in names else ""
                 verb = "win" if p == end.position else "wins"
                 self._say(f"  {self._who(p)} {verb} {won}{hand} (net {net:+d})")

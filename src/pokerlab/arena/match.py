@@ -33,6 +33,7 @@ import os
 import queue as queue_module
 import traceback
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm import tqdm
@@ -43,7 +44,16 @@ from pokerlab.arena.output import MatchResult, ResultsWriter, run_meta
 from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.arena.seating import duplicate_positions
-from pokerlab.arena.session import SessionJob, SessionReport, make_table, run_session
+from pokerlab.arena.session import (
+    Block,
+    Done,
+    Pause,
+    Progress,
+    SessionJob,
+    SessionReport,
+    make_table,
+    run_session,
+)
 from pokerlab.arena.table import MAX_FAULTS
 from pokerlab.engine import GameConfig
 from pokerlab.errors import BotFault, ConfigError, PokerlabError
@@ -75,6 +85,41 @@ def _positive(name: str, value, allow_none: bool = False) -> None:
         return
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+
+
+class Tally:
+    """What a match keeps of its sessions' events (`Block`, `Done`): (hand, deal, nets by seat) rows, each
+    seat's faults and the session reports, each block written to the results folder (``writer``) as it
+    comes. `play_match` and the ACPC dealer keep theirs so."""
+
+    def __init__(self, seats: int, writer=None) -> None:
+        self.rows: list[tuple[int, int, tuple[int, ...]]] = []
+        self.faults = [0] * seats
+        self.reports: list[SessionReport] = []
+        self.writer = writer
+
+    def take(self, event) -> None:
+        """Keep what `event` tells (progress and pauses tell nothing to keep)."""
+        match event:
+            case Block(outcomes=outcomes, faults=faults):
+                self.rows += [(o.hand, o.deal, o.nets) for o in outcomes]
+                self.faults = [a + b for a, b in zip(self.faults, faults, strict=True)]
+                if self.writer:
+                    self.writer.add(outcomes)
+            case Done(report=report):
+                self.reports.append(report)
+                if self.writer:
+                    self.writer.session_done(report.to_json())
+
+
+def check_match(players: int, hands: int, duplicate: bool, **timeouts: float | None) -> None:
+    """The checks of every match before it plays (`play_match`, the ACPC dealer): 2 to 10 players, a
+    positive number of hands (of deals when ``duplicate``), each timeout None or positive seconds."""
+    if not 2 <= players <= 10:
+        raise ConfigError(f"a match needs 2 to 10 agents, got {players}")
+    _positive("deals" if duplicate else "hands", hands)  # a duplicate match plays each deal once per agent
+    for name, seconds in timeouts.items():
+        check_seconds(name, seconds)
 
 
 def plan_sessions(
@@ -160,17 +205,14 @@ def play_match(
     """
     config = config or GameConfig()
     n = len(agents)
-    if not 2 <= n <= 10:
-        raise ConfigError(f"a match needs 2 to 10 agents, got {n}")
-    count = "deals" if duplicate else "hands"  # a duplicate match plays each deal once per agent
-    for name, value in ((count, hands), ("block", block), ("workers", workers), ("sessions", sessions)):
+    check_match(n, hands, duplicate, action_timeout=action_timeout)
+    for name, value in (("block", block), ("workers", workers), ("sessions", sessions)):
         _positive(name, value)
     _positive("rebuy", rebuy, allow_none=True)
     if rebuy is not None and config.unlimited:
         raise ConfigError("rebuy restores real stacks: give the game a stack (GameConfig(stack=...))")
     if duplicate and sessions != 1:
         raise ConfigError("a duplicate match has one session per seat rotation; leave sessions at 1")
-    check_seconds("action_timeout", action_timeout)
     if not isinstance(max_faults, int) or isinstance(max_faults, bool) or max_faults < 0:
         raise ConfigError(f"max_faults must be a whole number of faults, 0 or more, got {max_faults!r}")
     if sandbox not in SANDBOX_MODES:
@@ -212,42 +254,33 @@ def play_match(
     if out:
         meta = run_meta(labels, config, seed, duplicate, hands, block, len(jobs), rebuy, log_decisions)
         writer = ResultsWriter(Path(out), labels, meta, resume)
-    rows: list[tuple[int, int, tuple[int, ...]]] = []
-    faults = [0] * n
-    reports: list[SessionReport] = []
+    tally = Tally(n, writer)
     total = hands * (n if duplicate else 1)
     # the given instances play themselves in a single in-process session (so a learner keeps its learning)
     direct = [a if isinstance(a, Agent) else None for a in agents] if len(jobs) == 1 else None
     if writer and writer.completed:  # a resumed run: what its complete sessions played
-        rows = [(int(r[0]), int(r[1]), tuple(int(v) for v in r[4:])) for r in writer.kept_rows]
+        tally.rows = [(int(r[0]), int(r[1]), tuple(int(v) for v in r[4:])) for r in writer.kept_rows]
         for report in writer.completed.values():
-            reports.append(SessionReport(**{**report, "faults": tuple(report["faults"])}))
-            faults = [a + b for a, b in zip(faults, report["faults"], strict=True)]
+            tally.reports.append(SessionReport(**{**report, "faults": tuple(report["faults"])}))
+            tally.faults = [a + b for a, b in zip(tally.faults, report["faults"], strict=True)]
         jobs = [job for job in jobs if job.session not in writer.completed]
     events = _events(jobs, workers, direct, any(isolated) if pin is None else bool(pin))
     try:
-        with tqdm(total=total, initial=len(rows), disable=not progress, unit="hand", smoothing=0.1) as bar:
+        with tqdm(
+            total=total, initial=len(tally.rows), disable=not progress, unit="hand", smoothing=0.1
+        ) as bar:
             done_before: dict[int, int] = {}
             for session, event in events:
-                kind = event[0]
-                if kind == "progress":
-                    bar.update(event[1] - done_before.get(session, 0))
-                    done_before[session] = event[1]
-                elif kind == "block":
-                    outcomes, block_faults = event[1], event[2]
-                    rows += [(o.hand, o.deal, o.nets) for o in outcomes]
-                    faults = [a + b for a, b in zip(faults, block_faults, strict=True)]
-                    if writer:
-                        writer.add(outcomes)
-                elif kind == "done":
-                    report: SessionReport = event[1]
-                    reports.append(report)
-                    if writer:
-                        writer.session_done(report.to_json())
-                    bar.update(report.hands_played - done_before.get(session, 0))
-                    done_before[session] = report.hands_played
-                    if report.ended != "completed":
-                        log.warning("session %d: %s", report.session, report.ended)
+                tally.take(event)
+                match event:
+                    case Progress(hands=played):
+                        bar.update(played - done_before.get(session, 0))
+                        done_before[session] = played
+                    case Done(report=report):
+                        bar.update(report.hands_played - done_before.get(session, 0))
+                        done_before[session] = report.hands_played
+                        if report.ended != "completed":
+                            log.warning("session %d: %s", report.session, report.ended)
     except BotFault as exc:
         if writer:
             (Path(out) / "faults.log").write_text(f"{exc}\n\n{exc.details}\n")
@@ -256,8 +289,7 @@ def play_match(
         events.close()  # the tables, their processes and the CPU pin end now, not at garbage collection
         if writer:
             writer.close()
-    rows.sort()
-    reports.sort(key=lambda r: r.session)
+    rows, reports, faults = sorted(tally.rows), sorted(tally.reports, key=lambda r: r.session), tally.faults
     result = MatchResult.of_rows(
         labels, config, seed, duplicate, rows, faults, Path(out) if out else None, reports, total
     )
@@ -352,7 +384,7 @@ def _in_process(jobs: list[SessionJob], direct=None, cpu: int | None = None):
                 for turn in list(turns):
                     session, events = turn
                     for event in events:
-                        if event[0] == "pause":
+                        if type(event) is Pause:
                             break
                         yield session, event
                     else:
@@ -371,6 +403,18 @@ def _in_process(jobs: list[SessionJob], direct=None, cpu: int | None = None):
         table.close()
 
 
+@dataclass(frozen=True, slots=True)
+class _WorkerFailed:
+    """A worker process stopped on this error (raised again in the match)."""
+
+    error: BaseException
+
+
+@dataclass(frozen=True, slots=True)
+class _WorkerExit:
+    """A worker process has played all its sessions."""
+
+
 def _worker(jobs: list[SessionJob], events, cpu: int | None = None) -> None:
     """A worker process: play its jobs (`_in_process`, on `cpu` alone where given), forwarding every
     event."""
@@ -378,10 +422,10 @@ def _worker(jobs: list[SessionJob], events, cpu: int | None = None) -> None:
         for event in _in_process(jobs, cpu=cpu):
             events.put(event)
     except PokerlabError as exc:
-        events.put((-1, ("error", exc)))
+        events.put((-1, _WorkerFailed(exc)))
     except BaseException:  # noqa: BLE001 - report anything, so the match does not wait forever
-        events.put((-1, ("error", RuntimeError(traceback.format_exc()))))
-    events.put((-1, ("exit",)))
+        events.put((-1, _WorkerFailed(RuntimeError(traceback.format_exc()))))
+    events.put((-1, _WorkerExit()))
 
 
 def _parallel_events(jobs: list[SessionJob], workers: int, cpus: Sequence[int] = ()):
@@ -407,10 +451,10 @@ def _parallel_events(jobs: list[SessionJob], workers: int, cpus: Sequence[int] =
                 if dead:
                     raise RuntimeError(f"a worker process died (exit code {dead[0].exitcode})") from None
                 continue
-            if event[0] == "exit":
+            if type(event) is _WorkerExit:
                 running -= 1
-            elif event[0] == "error":
-                raise event[1]
+            elif type(event) is _WorkerFailed:
+                raise event.error
             else:
                 yield session, event
     finally:

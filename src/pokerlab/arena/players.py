@@ -123,9 +123,13 @@ class LocalPlayer:
 
     def new_session(self, rng_entropy: list[int], agent: Agent | None = None) -> None:
         """Start a session with a fresh agent (or `agent` itself) seeded from `rng_entropy`."""
-        self.agent = agent if agent is not None else self.spec.make()
-        self.agent.seed(seat_generator(rng_entropy))
-        a = self.agent
+        agent = agent if agent is not None else self.spec.make()
+        agent.seed(seat_generator(rng_entropy))
+        self.seat(agent)
+
+    def seat(self, a: Agent) -> None:
+        """Play `a` from now on, as it is (no copy, no new seed)."""
+        self.agent = a
         self.wants_begin = overrides(a, "begin_hand")
         self.wants_observe = overrides(a, "observe")
         self.wants_end = overrides(a, "end_hand")

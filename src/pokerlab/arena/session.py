@@ -11,9 +11,10 @@ d come from the seed sequence (seed, 0, d), whoever plays them.
 * A duplicate session plays every deal of the match in one seat rotation of `duplicate_positions`, from
   the configured stacks; a duplicate match has one session per rotation, so no agent sees a deal twice.
 
-`run_session` is a generator of events, so the same code runs in this process or in a worker process that
-forwards the events to the match: ``("progress", hands)`` at least twice a second, ``("block", outcomes,
-faults)`` every ``block`` hands (the unit written to disk), and a final ``("done", SessionReport)``.
+`run_session` is a generator of typed events (`SessionEvent`), so the same code runs in this process or in a
+worker process that forwards the events to the match: `Progress` at least twice a second, a `Block` of
+`HandOutcome`s every ``block`` hands (the unit written to disk), and a final `Done` with the
+`SessionReport`. Its consumers (`arena.match`, the ACPC dealer) read them by type.
 """
 
 from __future__ import annotations
@@ -48,6 +49,13 @@ class HandOutcome(NamedTuple):
     decisions: tuple[DecisionLog, ...] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class EndedEarly:
+    """A ring session that cannot go on (fewer than two players with chips): why, in one line."""
+
+    reason: str
+
+
 @dataclass(frozen=True)
 class SessionReport:
     """How a session went: hands asked and played, why it ended, faults per seat."""
@@ -66,6 +74,37 @@ class SessionReport:
             "ended": self.ended,
             "faults": list(self.faults),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Hands the session has played so far (at least twice a second)."""
+
+    hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """A point where a driver may let other sessions play (`run_session`'s ``pace``); never forwarded."""
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """The next hands of the session (the unit written to disk) and each seat's faults in them."""
+
+    outcomes: list[HandOutcome]
+    faults: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """The session is over: how it went."""
+
+    report: SessionReport
+
+
+#: What `run_session` yields.
+SessionEvent = Progress | Pause | Block | Done
 
 
 @dataclass(frozen=True)
@@ -129,11 +168,11 @@ def make_table(job: SessionJob) -> Table:
 
 def run_session(
     job: SessionJob, table: Table | None = None, agents=None, pace: int | None = None
-) -> Iterator[tuple]:
-    """Play one session, yielding progress, blocks of `HandOutcome`s and the final `SessionReport`.
+) -> Iterator[SessionEvent]:
+    """Play one session, yielding `Progress`, `Block`s of `HandOutcome`s and the final `Done`.
 
     `table` may be reused across sessions (its isolated processes stay up); `agents` gives the agent
-    instances to play (default: fresh copies from the specs). With `pace`, a ("pause",) event follows every
+    instances to play (default: fresh copies from the specs). With `pace`, a `Pause` follows every
     `pace` hands: where a driver may let other sessions play (it forwards nothing of it).
     """
     own_table = table is None
@@ -147,25 +186,25 @@ def run_session(
         played, last = 0, time.monotonic()
         ended = "completed"
         for outcome in plays:
-            if isinstance(outcome, str):
-                ended = outcome
+            if type(outcome) is EndedEarly:
+                ended = outcome.reason
                 break
             outcomes.append(outcome)
             played += 1
             if pace and played % pace == 0:
-                yield ("pause",)
+                yield Pause()
             if len(outcomes) >= job.block:
                 faults = [a - b for a, b in zip(table.faults, block_faults, strict=True)]
                 block_faults = list(table.faults)
-                yield ("block", outcomes, faults)
+                yield Block(outcomes, faults)
                 outcomes = []
             if time.monotonic() - last > PROGRESS_EVERY:  # a clock read per hand: ~50 ns
                 last = time.monotonic()
-                yield ("progress", played)
+                yield Progress(played)
         table.end_session()
         faults = [a - b for a, b in zip(table.faults, block_faults, strict=True)]
-        yield ("block", outcomes, faults)
-        yield ("done", SessionReport(job.session, job.deals, played, ended, tuple(table.faults)))
+        yield Block(outcomes, faults)
+        yield Done(SessionReport(job.session, job.deals, played, ended, tuple(table.faults)))
     finally:
         if own_table:
             table.close()
@@ -196,7 +235,7 @@ def _duplicate_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome]:
         )
 
 
-def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | str]:
+def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | EndedEarly]:
     config, n = job.config, len(job.specs)
     start = config.starting_stack()
     chips = [start] * n
@@ -217,7 +256,7 @@ def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | str]:
             order = ring_positions(with_chips, d % n, n)
         if len(order) < 2:
             left = ", ".join(job.labels[s] for s in order) or "nobody"
-            yield f"players broke after {i} of {job.deals} hands: only {left} has chips"
+            yield EndedEarly(f"players broke after {i} of {job.deals} hands: only {left} has chips")
             return
         m = len(order)
         cards = dealer.cards(d, m)

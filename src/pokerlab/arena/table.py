@@ -1,9 +1,12 @@
 """A table: seats players (local or isolated), and plays hands one action at a time.
 
 `Table.start_hand` deals a `HandState` and tells each player its `HandStart`; `Table.step` asks the player to
-act (with a deadline), applies the action and tells every listening player the `ActionRecord`;
-`Table.finish_hand` tells each player its `HandEnd`. `play_hand` does the three. The match runner uses it,
-and so can any front end that must interleave hands with other work (a protocol dealer, a web table).
+act (`ask`, with a deadline), applies the action (`apply`) and tells every listening player the
+`ActionRecord` (`tell_observers`); `Table.finish_hand` tells each player its `HandEnd`. `play_hand` does the
+three. Every table of the project plays through it: matches and trainers (`play_hand`), the ACPC dealer (a
+`Table` whose players are protocol clients) and the web tables, which interleave hands with other work:
+they call the steps themselves, and a seat a person holds for a hand (``people`` in `start_hand`) is never
+asked nor told; the front end applies that person's action.
 
 Each seat gets its own copy of the game config, made once, so what an agent does to its copy changes
 nothing for the table. The rules for players who do not answer properly:
@@ -17,7 +20,11 @@ nothing for the table. The rules for players who do not answer properly:
   session, stops the table with `BotFault`, one line naming the agent and its first fault (the whole
   traceback in the exception's ``details``). A table made without saying tolerates them (the check-or-fold
   rule of competitions), as the ACPC dealer and the web table do until they choose;
-* an illegal action from a local agent (a bug in trusted code) stops the match with `IllegalAction`.
+* a strict table (``strict``: trainers and studies, whose agents are our own code changing from hand to
+  hand, `seat_agents`) raises every error of an agent as it is: a learner's bug never passes as a fault;
+* an illegal action: from an isolated agent, a fault as above; from a local agent (trusted code), a bug
+  that stops the match with `IllegalAction`, unless the table tolerates faults (a web table: the bot's
+  answer is checked or folded, counted and logged like any other fault).
 """
 
 from __future__ import annotations
@@ -31,8 +38,8 @@ from dataclasses import dataclass
 
 from pokerlab.actions import CALL, check_or_fold
 from pokerlab.agents.base import split_decision
-from pokerlab.arena.players import AgentFailure, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
-from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
+from pokerlab.arena.players import AgentFailure, AgentSpec, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
+from pokerlab.engine import GameConfig, HandState, SeatView, hand_end, hand_start, seat_view
 from pokerlab.errors import BotFault, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -86,29 +93,43 @@ class Table:
         log_decisions: bool = False,
         max_faults: int = MAX_FAULTS,
         tolerate_faults: bool = True,
+        strict: bool = False,
     ) -> None:
         self.players = list(players)
+        self.strict = strict
         self.max_faults = max_faults
-        self.tolerate_faults = tolerate_faults
+        self.tolerate_faults = tolerate_faults and not strict
         self.config = config
         self.labels = list(labels)
         self.action_timeout = action_timeout
         self.log_decisions = log_decisions
         self.seat_configs = [copy.copy(config) for _ in self.players]
-        self.faults = [0] * len(self.players)
-        self.gone = [False] * len(self.players)
-        self.hand_number = 0
+        self._fresh_seats()
         self.state: HandState | None = None
         self.decisions: list[DecisionLog] = []
+        self.people: frozenset[int] = frozenset()
 
     def new_session(self, entropies: Sequence[list[int]], agents=None) -> None:
         """Fresh agents in every seat (or the given ones), each seeded from its entropy."""
         for j, player in enumerate(self.players):
             player.new_session(entropies[j], None if agents is None else agents[j])
-        self.faults = [0] * len(self.players)
-        self.first_faults: list[tuple[str, str] | None] = [None] * len(self.players)
-        self.gone = [False] * len(self.players)
+        self._fresh_seats()
+        self._listeners()
+
+    def _fresh_seats(self) -> None:
+        """No fault, nobody gone, no hand played: a session's start."""
+        n = len(self.players)
+        self.faults = [0] * n
+        self.first_faults: list[tuple[str, str] | None] = [None] * n
+        self.last_faults: list[str | None] = [None] * n  # each seat's latest fault, in one line
+        self.gone = [False] * n
         self.hand_number = 0
+
+    def seat_agents(self, agents: Sequence) -> None:
+        """Seat these agents (in this process, trusted) as they are, with no copy and no new seed, in
+        seats 0..n-1 of a table of `LocalPlayer`s: for trainers, whose agents change from hand to hand."""
+        for player, agent in zip(self.players, agents, strict=True):
+            player.seat(agent)
         self._listeners()
 
     def end_session(self) -> None:
@@ -132,6 +153,7 @@ class Table:
     def _fault(self, j: int, what: str, action: int | None, details: str = "") -> None:
         """Count a fault of seat j (`what`: one line; `details`: its traceback); stop unless tolerated."""
         self.faults[j] += 1
+        self.last_faults[j] = what
         if self.first_faults[j] is None:
             self.first_faults[j] = (what, details or what)
         if not self.tolerate_faults and (self.hand_number == 0 or self.faults[j] > self.max_faults):
@@ -167,25 +189,41 @@ class Table:
             self._fault(j, f"left the table ({exc})", CALL)
         except Exception as exc:  # noqa: BLE001 - the agent's own hook failed
             _raise_if_interrupted(exc)
+            if self.strict:
+                raise
             self._fault(j, f"raised {exc!r} in {method}", None, traceback.format_exc())
 
-    def start_hand(self, state: HandState, seats: Sequence[int]) -> None:
-        """Seat a new hand: ``seats[position]`` is the lasting seat (player index) at each position."""
+    def start_hand(
+        self, state: HandState, seats: Sequence[int], people: frozenset[int] = frozenset()
+    ) -> None:
+        """Seat a new hand: ``seats[position]`` is the lasting seat (player index) at each position;
+        ``people``: seats a person plays in this hand (their players are neither asked nor told)."""
         self.state = state
         self.seats = seats = tuple(seats)
+        self.people = people
         self.decisions = []
-        self.hand_observers = [j for j in self.observers if j in seats]
+        self.hand_observers = [j for j in self.observers if j in seats and j not in people]
         for j in self.begin_listeners:
-            if j in seats:
+            if j in seats and j not in people:
                 start = hand_start(state, seats.index(j), seats, self.seat_configs[j], self.hand_number)
                 self._tell(j, "begin_hand", start)
 
     def step(self) -> None:
         """Ask the player to act, apply the action and tell the observers."""
-        state = self.state
-        p = state.actor
+        view = self.view()
+        self.apply(*self.ask(self.seats[view.position], view))
+        if self.hand_observers:
+            self.tell_observers()
+
+    def view(self) -> SeatView:
+        """The view of the player to act (its lasting seat is ``seats[state.actor]``)."""
+        p = self.state.actor
         j = self.seats[p]
-        view = seat_view(state, p, self.seats, self.seat_configs[j])
+        return seat_view(self.state, p, self.seats, self.seat_configs[j])
+
+    def ask(self, j: int, view: SeatView) -> tuple[int, tuple | None, dict | None]:
+        """(action, probabilities, info) of seat j's player on `view`: the one way the project asks a
+        player (in process, isolated or remote), under the rules of the module doc: the action is legal."""
         act = self.direct[j]
         if act is not None:
             try:
@@ -200,21 +238,28 @@ class Table:
             except (AgentFailure, Timeout, Disconnected) as exc:
                 choice = self._failed(j, view, exc)
             self._hook_faults(j)
-        action, probabilities, info = self._checked(j, view, choice)
+        return self._checked(j, view, choice)
+
+    def apply(self, action: int, probabilities: tuple | None = None, info: dict | None = None) -> None:
+        """Apply the legal `action` of the player to act (logged with its probabilities and info)."""
+        state = self.state
         if self.log_decisions:
+            j = self.seats[state.actor]
             self.decisions.append(DecisionLog(j, len(state.actions), action, probabilities, info))
         state.act(action)
-        if self.hand_observers:
-            record = state.actions[-1]
-            for k in self.hand_observers:
-                self._tell(k, "observe", record)
+
+    def tell_observers(self) -> None:
+        """Tell every player who observes the hand its last action."""
+        record = self.state.actions[-1]
+        for k in self.hand_observers:
+            self._tell(k, "observe", record)
 
     def _checked(self, j: int, view, choice) -> tuple[int, tuple | None, dict | None]:
         """(action, probabilities, info) of what an agent answered, the action legal (see the module doc)."""
         action, probabilities, info = split_decision(choice)
         if action not in view.legal_actions:
             legal = ", ".join(("FOLD", "CALL", "RAISE")[a] for a in view.legal_actions)
-            if not isinstance(self.players[j], IsolatedPlayer):
+            if not self.tolerate_faults and not isinstance(self.players[j], IsolatedPlayer):
                 raise IllegalAction(f"agent {self.labels[j]}: {action!r} is not legal here; legal: {legal}")
             bad, action = action, check_or_fold(view.to_call)
             probabilities = info = None
@@ -224,6 +269,8 @@ class Table:
     def _failed(self, j: int, view, exc: Exception) -> int:
         """Check or fold for a player that failed to answer, and count the fault."""
         _raise_if_interrupted(exc)
+        if self.strict:
+            raise exc.__cause__ if isinstance(exc, AgentFailure) and exc.__cause__ else exc
         action = check_or_fold(view.to_call)
         if isinstance(exc, Disconnected):
             self.gone[j] = True
@@ -241,8 +288,9 @@ class Table:
     def finish_hand(self) -> HandState:
         """Tell every listening player how the hand ended; returns the finished state."""
         state, seats = self.state, self.seats
+        people = self.people
         for j in self.end_listeners:
-            if j in seats:
+            if j in seats and j not in people:
                 self._tell(j, "end_hand", hand_end(state, seats.index(j)))
         self.hand_number += 1
         return state
@@ -279,3 +327,15 @@ class Table:
                 player.hang_up()
         for player in self.players:
             player.close()
+
+
+def strict_table(players: int, config: GameConfig) -> Table:
+    """A `strict` table of `players` seats in this process for agents seated hand by hand (`seat_agents`):
+    the table of trainers and studies."""
+    spec = AgentSpec("trainer", b"")
+    return Table(
+        [LocalPlayer(spec) for _ in range(players)],
+        config,
+        [f"seat {j}" for j in range(players)],
+        strict=True,
+    )

@@ -5,7 +5,7 @@ The engine is the single source of truth for legality, pot arithmetic and showdo
 """
 
 from pokerlab.engine.config import UNLIMITED_STACK, GameConfig
-from pokerlab.engine.records import HandRecord, acpc_state_line, parse_acpc_state_line, record_of, replay
+from pokerlab.engine.records import HandRecord, record_of, replay
 from pokerlab.engine.showdown import settle
 from pokerlab.engine.state import (
     ACTION_LETTERS,
@@ -28,6 +28,8 @@ from pokerlab.engine.state import (
     max_loss,
 )
 from pokerlab.engine.view import (
+    BettingContext,
+    BettingFacts,
     HandEnd,
     HandStart,
     SeatView,
@@ -53,19 +55,19 @@ __all__ = [
     "UNLIMITED_STACK",
     "Action",
     "ActionRecord",
+    "BettingContext",
+    "BettingFacts",
     "GameConfig",
     "HandEnd",
     "HandRecord",
     "HandStart",
     "HandState",
     "SeatView",
-    "acpc_state_line",
     "betting_string",
     "blind_positions",
     "max_loss",
     "hand_end",
     "hand_start",
-    "parse_acpc_state_line",
     "record_of",
     "replay",
     "seat_view",

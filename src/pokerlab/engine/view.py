@@ -9,6 +9,9 @@ nothing in them refers to the `HandState`, and their ``config`` is a copy the en
 agent that tampers with it changes nothing but its own copy. Other positions' hole cards appear only in a
 `HandEnd`, and only for the positions that showed them down.
 
+`BettingFacts` and `BettingContext` are the facts about the betting that players read (bets to call, raises
+left, pot, opponents still to act...): computed here, once, from the records, for every player.
+
 `state_from_view` goes the other way: an engine state consistent with a view, the unseen cards filled in by
 the caller (simulation search such as Loki-2's, and local best response, need it).
 """
@@ -20,6 +23,7 @@ from typing import NamedTuple
 
 from pokerlab.engine.config import GameConfig
 from pokerlab.engine.state import (
+    CALL,
     FOLD,
     FOLDED,
     RAISE,
@@ -138,6 +142,145 @@ class SeatView(NamedTuple):
     def can_raise(self) -> bool:
         """Whether a bet or raise is legal now."""
         return RAISE in self.legal_actions
+
+    @property
+    def context(self) -> BettingContext:
+        """The betting facts this position faces (`BettingContext`), taken from the records on each read."""
+        facts = BettingFacts(self.players, self.blinds, tuple(self.config.bet_size(r) for r in range(4)))
+        for record in self.actions:
+            facts.take(record)
+        return facts.context(self)
+
+
+class BettingContext(NamedTuple):
+    """The facts about the betting one position faces at one decision (money in chips), the inputs of
+    Loki's betting strategies (Billings et al. 1998 §3.3; Papp 1998 §6.2; Billings et al. 1999 §3).
+
+    * ``bet_size``: the round's fixed bet; ``to_call``: chips owed; ``bets_to_call``: whole bets owed, a part
+      bet (the small blind's half bet, an all-in for less) counting as one;
+    * ``bets_made``: bets and raises made this round (the big blind counting pre-flop); ``raises_left``: those
+      the cap still allows (None: uncapped); ``can_raise``: whether a bet or raise is open to the position
+      (at a view: it is among the legal actions; at a record of a past decision: the cap allowed one);
+    * ``pot``: chips in the pot before the decision, blinds included (at a view: the view's);
+    * ``opponents_active``: opponents who have not folded; ``opponents_to_act``: the active opponents who
+      have not acted yet in this round (a raise does not count again those who acted before it);
+    * ``called_bet``: the position has called a bet (a positive amount) earlier in this round.
+    """
+
+    round: int
+    bet_size: int
+    to_call: int
+    bets_to_call: int
+    bets_made: int
+    raises_left: int | None
+    can_raise: bool
+    pot: int
+    opponents_active: int
+    opponents_to_act: int
+    called_bet: bool
+
+
+class BettingFacts:
+    """The betting of one hand taken in one `ActionRecord` at a time: the pot, the chips each position put in
+    (``committed``: the whole hand; ``bets``: this round, the blinds counting pre-flop), who folded, and who
+    acted and who called a bet in the current round; `context` gives a decision's `BettingContext`. The one
+    place these facts are computed: a view's `SeatView.context`, Loki's hand followers and the narrator
+    read them.
+
+    ``blinds`` are the chips each position posted before the first record; ``bet_sizes`` the bet of each
+    round.
+    """
+
+    __slots__ = ("players", "bet_sizes", "round", "committed", "round_start", "folded", "acted", "called")
+
+    def __init__(self, players: int, blinds: tuple[int, ...], bet_sizes: tuple[int, ...]) -> None:
+        self.players, self.bet_sizes = players, bet_sizes
+        self.committed = list(blinds)
+        self.round_start = [0] * players  # chips in when the round began (the blinds count pre-flop)
+        self.folded = [False] * players
+        self.round = 0
+        self.start_round(0)
+
+    def start_round(self, round_index: int) -> None:
+        """Open a betting round: nobody has acted or called in it yet, nor bet in it after the pre-flop."""
+        if round_index != self.round:
+            self.round = round_index
+            self.round_start = list(self.committed)
+        self.acted = [False] * self.players
+        self.called = [False] * self.players
+
+    def take(self, record: ActionRecord) -> None:
+        """Take in the next record (its round is opened first when it is a new one); a handful of list
+        updates, as Loki's followers take in every record of every hand."""
+        round_index, p, action, amount, to_call = record[:5]
+        if round_index != self.round:
+            self.start_round(round_index)
+        self.committed[p] += amount
+        if action == FOLD:
+            self.folded[p] = True
+        elif action == CALL and to_call > 0:
+            self.called[p] = True
+        self.acted[p] = True
+
+    @property
+    def pot(self) -> int:
+        """Chips in the pot, blinds included."""
+        return sum(self.committed)
+
+    @property
+    def bets(self) -> list[int]:
+        """Chips each position has put in during this round (the blinds count pre-flop)."""
+        return [c - s for c, s in zip(self.committed, self.round_start, strict=True)]
+
+    def opponents_active(self, position: int) -> int:
+        """Opponents of `position` who have not folded."""
+        folded = self.folded
+        return sum(1 for q in range(self.players) if q != position and not folded[q])
+
+    def opponents_to_act(self, position: int) -> int:
+        """Active opponents of `position` who have not acted yet in this round."""
+        folded, acted = self.folded, self.acted
+        return sum(1 for q in range(self.players) if q != position and not folded[q] and not acted[q])
+
+    def context(self, view: SeatView) -> BettingContext:
+        """The context of `view`'s position now (every record of the view taken in)."""
+        if view.round != self.round:
+            self.start_round(view.round)
+        can_raise = RAISE in view.legal_actions
+        return self._context(
+            view.position, view.round, view.to_call, view.raises, view.raises_left, can_raise, view.pot
+        )
+
+    def context_of(self, record: ActionRecord) -> BettingContext:
+        """The context of the decision `record` shows (taken in up to, not including, `record`)."""
+        if record.round != self.round:
+            self.start_round(record.round)
+        left = record.raises_left
+        return self._context(
+            record.position,
+            record.round,
+            record.to_call,
+            record.raises,
+            left,
+            left is None or left > 0,
+            self.pot,
+        )
+
+    def _context(self, p, round_index, to_call, raises, raises_left, can_raise, pot) -> BettingContext:
+        bet = self.bet_sizes[round_index]
+        return BettingContext(
+            round_index,
+            bet,
+            to_call,
+            -(-to_call // bet),
+            raises,
+            raises_left,
+            can_raise,
+            pot,
+            self.opponents_active(p),
+            self.opponents_to_act(p),
+            self.called[p],
+        )
 
 
 class HandEnd(NamedTuple):

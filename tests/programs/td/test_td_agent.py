@@ -189,9 +189,9 @@ def test_per_player_cap_trains_in_its_game(tmp_path, monkeypatch):
     games, preflop = set(), []
     play = td.play_hand
 
-    def spy(agents, state, hand):
+    def spy(agents, state, hand, table=None):
         games.add(state.config)
-        state = play(agents, state, hand)
+        state = play(agents, state, hand, table)
         preflop.append(sum(r.amount for r in state.actions if r.round == 0) + 15)
         return state
 

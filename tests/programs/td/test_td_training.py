@@ -7,11 +7,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from pokerlab.errors import ConfigError, CorruptData
+from pokerlab.actions import CALL
+from pokerlab.agents import Agent, make_agent
+from pokerlab.arena.dealing import Dealer
+from pokerlab.engine import GameConfig, HandState
+from pokerlab.errors import ConfigError, CorruptData, IllegalAction
 from pokerlab.interfaces.cli import main
 from pokerlab.programs.td.agent import TDAgent
 from pokerlab.programs.td.config import PRESETS
-from pokerlab.programs.td.training import SELF, Schedule, Trainer, run_config, train
+from pokerlab.programs.td.training import SELF, Schedule, Trainer, play_hand, play_series, run_config, train
 
 SCHEDULE = Schedule(
     opponents=("call", "random", SELF),
@@ -190,3 +194,62 @@ def test_train_td_curve_ends_with_the_trained_player_and_labels_its_axis_truly(t
     assert hands == [0, 40]
     assert drawn[-1] == ("training hands (log scale from the first evaluation)", "symlog")
     assert all(scale == "symlog" or "log scale" not in label for label, scale in drawn), drawn
+
+
+class _Buggy(Agent):
+    """A learner with a bug in its hook (``where="observe"``) or its act, or one that answers 7."""
+
+    def __init__(self, where):
+        super().__init__()
+        self.where = where
+
+    def act(self, view):
+        if self.where == "act":
+            raise ZeroDivisionError("a learner's bug")
+        return 7 if self.where == "illegal" else CALL
+
+    def observe(self, record):
+        if self.where == "observe":
+            raise ZeroDivisionError("a learner's bug")
+
+
+@pytest.mark.parametrize(
+    ("where", "error"),
+    [("act", ZeroDivisionError), ("observe", ZeroDivisionError), ("illegal", IllegalAction)],
+)
+def test_the_trainers_table_raises_a_learners_bug_as_it_is(where, error):
+    """The trainer plays through the arena's table (strict): a learner's error is raised as it is, never
+    checked or folded for as a fault, and an illegal answer stops it."""
+    game = GameConfig()
+    with pytest.raises(error):
+        play_series(_Buggy(where), make_agent("call"), game, Dealer(1), 4)
+    cards = Dealer(1).cards(0, 2)
+    with pytest.raises(error):
+        play_hand([make_agent("call"), _Buggy(where)], HandState(game, cards[:4], cards[4:9]), 0)
+
+
+def test_the_trainers_table_plays_the_agents_it_is_given_each_hand():
+    """Agents change from hand to hand at one table, each hand numbered as asked (`HandStart.hand`)."""
+    seen = []
+
+    class Counter(Agent):
+        def act(self, view):
+            return CALL
+
+        def begin_hand(self, start):
+            seen.append((self.name, start.hand, start.position))
+
+    a, b = Counter(), Counter()
+    a.name, b.name = "a", "b"
+    nets = play_series(a, b, GameConfig(), Dealer(2), 4)
+    assert seen == [
+        ("a", 0, 0),
+        ("b", 0, 1),
+        ("b", 1, 0),
+        ("a", 1, 1),
+        ("a", 2, 0),
+        ("b", 2, 1),
+        ("b", 3, 0),
+        ("a", 3, 1),
+    ]
+    assert nets.shape == (4,)

@@ -26,16 +26,16 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO
 
-from pokerlab.arena.match import MatchResult, check_seconds, plan_sessions, unique_labels
+from pokerlab.arena.match import MatchResult, Tally, check_match, plan_sessions, unique_labels
 from pokerlab.arena.players import AgentSpec
-from pokerlab.arena.session import SessionReport, run_session
+from pokerlab.arena.session import run_session
 from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
-from pokerlab.engine.records import format_state_line
 from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import check_poll
 from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, HandLines
 from pokerlab.interfaces.acpc.seat import AcpcPlayer
+from pokerlab.interfaces.acpc.statelog import format_state_line, score_line
 
 #: Seconds the dealer polls for each answer before it sleeps (`Channel.poll_for`): about what an
 #: always-call client takes to answer on loopback, so a fast client's answer is read without a wake-up,
@@ -104,11 +104,6 @@ class AcpcTable(Table):
         return state
 
 
-def score_line(totals: Sequence[int], names: Sequence[str]) -> str:
-    """The final ACPC log line: each player's total, in the order the players were named."""
-    return f"SCORE:{'|'.join(str(int(t)) for t in totals)}:{'|'.join(names)}"
-
-
 @dataclass
 class DealerResult:
     """A dealer's match: the usual `MatchResult` (with each seat's faults), the SCORE line, and the seats
@@ -164,17 +159,12 @@ def run_dealer(
     group, which the seat watches and whose group it kills at the end of the session.
     """
     n = len(names)
-    if not 2 <= n <= 10:
-        raise ConfigError(f"a match needs 2 to 10 players, got {n}")
-    if hands < 1:
-        raise ConfigError(f"hands must be at least 1, got {hands}")
+    check_match(n, hands, duplicate, action_timeout=action_timeout, hand_timeout=hand_timeout)
     ports = list(ports) if ports else [0] * n
     if len(ports) != n:
         raise ConfigError(f"{n} players need {n} ports, got {len(ports)}")
     if programs is not None and len(programs) != n:
         raise ConfigError(f"{n} players need {n} programs, got {len(programs)}")
-    check_seconds("action_timeout", action_timeout)
-    check_seconds("hand_timeout", hand_timeout)
     check_poll(poll_for)
     labels = unique_labels(list(names), sep="-")
     specs = [AgentSpec(label, b"") for label in labels]
@@ -214,8 +204,7 @@ def run_dealer(
         for j, (s, label) in enumerate(zip(listeners, labels, strict=True))
     ]
     table = AcpcTable(players, config, labels, log, tolerate_faults)
-    rows: list[tuple[int, int, tuple[int, ...]]] = []
-    reports: list[SessionReport] = []
+    tally = Tally(n, writer)
     left: dict[str, str] = {}
     try:
         if log:
@@ -228,14 +217,7 @@ def run_dealer(
         for job in jobs:
             try:
                 for event in run_session(job, table):
-                    if event[0] == "block":
-                        rows += [(o.hand, o.deal, o.nets) for o in event[1]]
-                        if writer:
-                            writer.add(event[1])
-                    elif event[0] == "done":
-                        reports.append(event[1])
-                        if writer:
-                            writer.session_done(event[1].to_json())
+                    tally.take(event)
             except BotFault as exc:
                 where = f"session {job.session}: " if duplicate else ""
                 played = f"{table.logged} hand{'' if table.logged == 1 else 's'}"
@@ -258,8 +240,7 @@ def run_dealer(
             writer.close()
         if log:
             log.close()
-    rows.sort()
-    faults = [sum(r.faults[j] for r in reports) for j in range(n)]
+    rows, reports, faults = sorted(tally.rows), tally.reports, tally.faults
     result = MatchResult.of_rows(
         labels,
         config,

@@ -29,7 +29,7 @@ from pokerlab.interfaces.web import history
 from pokerlab.interfaces.web.accounts import AccountError, Accounts, token_hash
 from pokerlab.interfaces.web.config import LEVELS, WebConfig
 from pokerlab.interfaces.web.db import Database
-from pokerlab.interfaces.web.store import HandStore
+from pokerlab.interfaces.web.store import HandLedger
 from pokerlab.interfaces.web.tables import Connection, Lobby
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class Server:
     config: WebConfig
     sessions: object
     accounts: Accounts
-    store: HandStore
+    store: HandLedger
     lobby: Lobby | None = None
 
 
@@ -386,7 +386,7 @@ def create_app(config: WebConfig) -> FastAPI:
     its bots seated (`BotFault`: an outside bot cannot start)."""
     database = Database.open(config.database)
     sessions = database.sessions
-    store = HandStore(database)
+    store = HandLedger(database)
 
     voided = store.void_running()
     if voided:

@@ -1,7 +1,7 @@
 """Writing hands: a row when a hand is dealt, and everything about it, bankrolls included, in ONE
 transaction when it ends, so a crash loses no finished hand and never half a pot.
 
-A hand is ``running`` from its deal to its end. Bankrolls change only in `HandStore.finish`, in the
+A hand is ``running`` from its deal to its end. Bankrolls change only in `HandLedger.finish`, in the
 transaction that stores the hand, so a hand a stopped server left ``running`` changed no bankroll:
 `void_running` marks it ``void`` at the next start and the chips it had taken are still in the bankrolls.
 
@@ -16,22 +16,18 @@ import time
 
 from sqlalchemy import select, update
 
-from pokerlab.engine import CALL, PREFLOP, RAISE, HandState
+from pokerlab.engine import HandState
 from pokerlab.interfaces.web.db import Database, Hand, HandPlayer, PlayerStats, User
+from pokerlab.modeling.style import style_counts
 
 
 def seat_counters(state: HandState, position: int) -> dict[str, int]:
     """A position's statistics counters in a finished hand: vpip, pfr (0 or 1), raises, calls."""
-    mine = [r for r in state.actions if r.position == position]
-    return {
-        "vpip": int(any(r.round == PREFLOP and (r.action == RAISE or r.amount > 0) for r in mine)),
-        "pfr": int(any(r.round == PREFLOP and r.action == RAISE for r in mine)),
-        "raises": sum(r.action == RAISE for r in mine),
-        "calls": sum(r.action == CALL and r.amount > 0 for r in mine),
-    }
+    counts = style_counts((0, r.round, r.to_call, r.action) for r in state.actions if r.position == position)
+    return {"vpip": counts.vpip, "pfr": counts.pfr, "raises": sum(counts.raises), "calls": sum(counts.calls)}
 
 
-class HandStore:
+class HandLedger:
     """The hands of a server (writes take the database's one writer lock)."""
 
     def __init__(self, database: Database) -> None:

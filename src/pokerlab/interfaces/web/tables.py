@@ -1,14 +1,18 @@
 """The table runtime: one asyncio task per table drives the engine one action at a time.
 
-Each hand is an engine `HandState` (the engine alone decides legality, pots and the showdown); the runtime
-only asks whoever is to act and applies the answer. Bots act off the event loop (``asyncio.to_thread``:
-Loki's enumerations take milliseconds); a person acts through the WebSocket before a deadline
-(``WebConfig.action_seconds``); a person who is silent past it, or has no connection open when the turn
-comes, checks when checking is free and folds otherwise.
+Each hand is an engine `HandState` played through the arena's `Table` (`pokerlab.arena.table`, the one hand
+loop of the project: it holds every seat's bot, tells them the hand, asks them, and keeps its fault rule);
+the runtime takes its steps one at a time between awaits. Bots act off the event loop
+(``asyncio.to_thread``: Loki's enumerations take milliseconds). A bot that fails, answers late or answers
+an illegal action commits a fault, under the arena table's rule for tolerated faults: it is checked or
+folded for, counted and logged, and the ``action`` frame and the stored decision say so (``fault``, one
+line). A person acts through the WebSocket before a deadline (``WebConfig.action_seconds``); a person who is
+silent past it, or has no connection open when the turn comes, checks when checking is free and folds
+otherwise (a rule of the table, not a fault).
 
 Money (docs/web-protocol.md, "Levels"): a person's chips at the table are their whole bankroll (real
 stacks), and every finished hand books the nets into the bankrolls in the transaction that stores it
-(`HandStore.finish`). Bots sit with ``bot_stack_bets`` big bets, topped up before every hand; their books
+(`HandLedger.finish`). Bots sit with ``bot_stack_bets`` big bets, topped up before every hand; their books
 (one account per agent name, starting at 0) take their nets, so the chips of all accounts always add up to
 what the people were given. A level opens to a person whose bankroll reached its threshold
 (Billings et al. 1998 §5).
@@ -16,7 +20,7 @@ what the people were given. A level opens to a person whose bankroll reached its
 Cards: each hand is dealt from its own 63-bit seed (`deal_cards(seed, 0, n)`), drawn from the operating
 system's entropy (`secrets`) unless the server has a practice ``seed``, from which every hand's seed is
 derived (table, hand number: reproducible, and said so in the lobby). The seed is stored with the hand
-(`HandStore.start`) for an audit to re-deal it, and never sent to anyone.
+(`HandLedger.start`) for an audit to re-deal it, and never sent to anyone.
 
 A table with no person pauses (no CPU) unless ``run_bot_tables`` is set.
 """
@@ -24,7 +28,6 @@ A table with no person pauses (no CPU) unless ``run_bot_tables`` is set.
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import logging
 import math
@@ -35,16 +38,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.actions import check_or_fold
-from pokerlab.agents.base import split_decision
 from pokerlab.agents.registry import is_external
 from pokerlab.arena.dealing import deal_cards
 from pokerlab.arena.match import unique_labels
 from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer
-from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState, hand_end, hand_start, seat_view
+from pokerlab.arena.table import Table as ArenaTable
+from pokerlab.engine import CALL, FOLD, RAISE, RIVER, GameConfig, HandState
 from pokerlab.interfaces.web import frames
 from pokerlab.interfaces.web.accounts import AccountError
 from pokerlab.interfaces.web.config import Level, TableSpec, WebConfig, level_named
-from pokerlab.interfaces.web.store import HandStore
+from pokerlab.interfaces.web.store import HandLedger
 
 log = logging.getLogger(__name__)
 #: Frames queued for one connection before it is dropped as too slow.
@@ -75,16 +78,6 @@ def _bot_player(bot: str, config: GameConfig, sandbox_mode: str) -> LocalPlayer 
     in its own sandboxed process (`pokerlab.arena.players`), never imported by the server."""
     spec = AgentSpec(bot)
     return IsolatedPlayer(spec, config, sandbox_mode=sandbox_mode) if is_external(bot) else LocalPlayer(spec)
-
-
-def _tell(table_id: int, bots: list[tuple[Seat, object]], hook: str) -> None:
-    """Call a hook of several bots with each one's message (run off the event loop); a bot whose hook
-    fails is logged and plays on."""
-    for seat, message in bots:
-        try:
-            getattr(seat.player, hook)(message)
-        except Exception as exc:  # noqa: BLE001 - the bot's own failure (or its process gone)
-            log.warning("table %s: bot %s failed in %s: %s", table_id, seat.bot_name, hook, exc)
 
 
 class Connection:
@@ -133,7 +126,7 @@ class Seat:
 class Table:
     """One table of the lobby and the task that plays its hands."""
 
-    def __init__(self, table_id: int, spec: TableSpec, web: WebConfig, store: HandStore) -> None:
+    def __init__(self, table_id: int, spec: TableSpec, web: WebConfig, store: HandLedger) -> None:
         self.id = table_id
         self.level: Level = level_named(spec.level)
         self.web = web
@@ -149,11 +142,11 @@ class Table:
         for s, display in enumerate(names):
             bot = spec.bots[s % len(spec.bots)]
             player = _bot_player(bot, self.config, web.sandbox)
-            player.new_session([root, table_id, s])
             self.seats.append(Seat(s, bot, player, store.bot_user(bot), display))
-        self.seat_configs = [copy.copy(self.config) for _ in self.seats]
+        # the one hand loop, its fault rule the competitions' (a faulty bot is checked or folded for)
+        self.table = ArenaTable([s.player for s in self.seats], self.config, names, tolerate_faults=True)
+        self.table.new_session([[root, table_id, s] for s in range(len(self.seats))])
         self.hand: frames.LiveHand | None = None
-        self.hand_number = 0
         self.button = -1
         self.connections: set[Connection] = set()
         self.pending: asyncio.Future | None = None
@@ -295,7 +288,7 @@ class Table:
         """The next hand's 63-bit deck seed: secret, or derived from the practice seed."""
         if self.web.seed is None:
             return secrets.randbits(63)
-        sequence = np.random.SeedSequence([self.web.seed, self.id, self.hand_number])
+        sequence = np.random.SeedSequence([self.web.seed, self.id, self.table.hand_number])
         return int(sequence.generate_state(1, np.uint64)[0]) >> 1
 
     def _line_up(self) -> list[Seat] | None:
@@ -336,15 +329,9 @@ class Table:
             people = any(s.user_id is not None for s in self.seats)
             await asyncio.sleep(self.web.pause_seconds if people else 0)
 
-    def _bots(self, hand: frames.LiveHand, wants: str) -> list[tuple[int, Seat]]:
-        """(position, seat) of the hand's bots whose player listens (``wants_begin`` ...)."""
-        seats = [(p, self.seats[pl["seat"]]) for p, pl in enumerate(hand.players) if pl["kind"] == "bot"]
-        return [(p, seat) for p, seat in seats if getattr(seat.player, wants)]
-
     def close(self) -> None:
         """End the bots' players (an outside bot's sandbox and every process in it)."""
-        for seat in self.seats:
-            seat.player.close()
+        self.table.close()
 
     async def play_hand(self, seats: list[Seat]) -> None:
         """Deal, play and store one hand with `seats` (position order, button last)."""
@@ -372,32 +359,27 @@ class Table:
             self.store.start, self.id, self.level.name, self.config.to_dict(), button, players, stacks, seed
         )
         seat_numbers = tuple(pl["seat"] for pl in players)
+        people = frozenset(pl["seat"] for pl in players if pl["kind"] == "human")
         self.broadcast_each(lambda viewer: frames.hand_start(hand, viewer))
-        starts = [
-            (seat, hand_start(state, p, seat_numbers, self.seat_configs[seat.seat], self.hand_number))
-            for p, seat in self._bots(hand, "wants_begin")
-        ]
-        if starts:
-            await asyncio.to_thread(_tell, self.id, starts, "begin_hand")
-        observers = [seat for _, seat in self._bots(hand, "wants_observe")]
+        table = self.table
+        await asyncio.to_thread(table.start_hand, state, seat_numbers, people)
         round_seen = 0
         while state.actor >= 0:
             p = state.actor
-            player = players[p]
-            if player["kind"] == "human":
+            fault = None
+            if players[p]["kind"] == "human":
                 hand.deadline = int((time.time() + self.web.action_seconds) * 1000)
                 self.broadcast_each(lambda viewer: frames.turn(hand, viewer))
                 action, decision = await self._ask_person(hand, p), None
             else:
                 hand.deadline = None
                 self.broadcast_each(lambda viewer: frames.turn(hand, viewer))
-                action, decision = await self._ask_bot(hand, p, seat_numbers)
+                action, decision, fault = await self._ask_bot(seat_numbers[p])
             hand.decisions.append(decision)
-            state.act(action)
-            record = state.actions[-1]
-            if observers:
-                await asyncio.to_thread(_tell, self.id, [(seat, record) for seat in observers], "observe")
-            self.broadcast(frames.last_action(hand))
+            table.apply(action)
+            if table.hand_observers:
+                await asyncio.to_thread(table.tell_observers)
+            self.broadcast(frames.last_action(hand) | ({"fault": fault} if fault else {}))
             for r in range(round_seen + 1, min(state.round, RIVER) + 1):
                 self.broadcast(frames.board(r, state))
             round_seen = max(round_seen, min(state.round, RIVER))
@@ -406,11 +388,8 @@ class Table:
             seat = self.seats[player["seat"]]
             if player["kind"] == "human" and seat.user_id == player["user_id"]:
                 seat.stack = after[seat.user_id]
-        ends = [(seat, hand_end(state, p)) for p, seat in self._bots(hand, "wants_end")]
-        if ends:
-            await asyncio.to_thread(_tell, self.id, ends, "end_hand")
+        await asyncio.to_thread(table.finish_hand)
         self.hand = None
-        self.hand_number += 1
         self.hands_played += 1
         self.broadcast(frames.hand_end(hand))
 
@@ -428,32 +407,25 @@ class Table:
         finally:
             self.pending = None
 
-    async def _ask_bot(self, hand: frames.LiveHand, p: int, seat_numbers: tuple[int, ...]):
-        """(action, logged decision or None) of the bot at position p, off the event loop."""
-        state = hand.state
-        seat = self.seats[seat_numbers[p]]
-        view = seat_view(state, p, seat_numbers, self.seat_configs[seat.seat])
-        try:
-            choice = await asyncio.to_thread(seat.player.act, view, None)
-        except Exception as exc:  # noqa: BLE001 - the bot's own failure, late answer or lost process
-            log.warning("table %s: bot %s failed: %s", self.id, seat.bot_name, exc)
-            choice = check_or_fold(view.to_call)
-        action, probabilities, info = split_decision(choice)
+    async def _ask_bot(self, seat: int) -> tuple[int, dict | None, str | None]:
+        """(action, logged decision or None, the fault in one line or None) of the bot in lasting seat
+        `seat`, which is to act, asked by the arena table off the event loop."""
+        table = self.table
+        faults = table.faults[seat]
+        action, probabilities, info = await asyncio.to_thread(table.ask, seat, table.view())
+        if table.faults[seat] > faults:  # checked or folded for it (the table logged it)
+            fault = table.last_faults[seat]
+            return action, {"fault": fault}, fault
         decision = None
         if probabilities is not None or info is not None:
             decision = {"probabilities": jsonable(probabilities), "info": jsonable(info)}
-        if action not in view.legal_actions:
-            log.warning(
-                "table %s: bot %s answered %r, not legal; checked or folded", self.id, seat.bot_name, action
-            )
-            action, decision = check_or_fold(view.to_call), None
-        return int(action), decision
+        return action, decision, None
 
 
 class Lobby:
     """Every table of a server, and who sits where (a person sits at one table at a time)."""
 
-    def __init__(self, web: WebConfig, store: HandStore) -> None:
+    def __init__(self, web: WebConfig, store: HandLedger) -> None:
         self.web = web
         self.tables = {i + 1: Table(i + 1, spec, web, store) for i, spec in enumerate(web.tables)}
         self.tasks: list[asyncio.Task] = []

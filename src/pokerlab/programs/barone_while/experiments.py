@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.actions import FOLD, RAISE
 from pokerlab.arena.significance import paired_test, welch_test
 from pokerlab.arena.stats import half_width95
 from pokerlab.errors import ConfigError
+from pokerlab.modeling.style import style_counts
 from pokerlab.programs.barone_while.agent import EvolvingAgent
 from pokerlab.programs.barone_while.candidate import probabilities
 from pokerlab.programs.barone_while.config import EvolvingConfig
@@ -301,13 +301,10 @@ def preflop_rates(state: dict, epochs: int, seed: int, config: EvolvingConfig | 
     player = _player({"state": state, "frozen": True, "config": config})
     player.situations = []
     play_epochs(player, "mixed", epochs, seed)
-    pre = [s for s in player.situations if s[1] == 0]
-    hands = {s[0] for s in pre}
-    voluntary = {s[0] for s in pre if s[6] == RAISE or (s[6] != FOLD and s[5] > 0)}
-    raised = {s[0] for s in pre if s[6] == RAISE}
-    vpip, pfr = len(voluntary) / max(1, len(hands)), len(raised) / max(1, len(hands))
+    counts = style_counts((s[0], s[1], s[5], s[6]) for s in player.situations)  # hand, round, to call, action
+    vpip, pfr = counts.vpip_share, counts.pfr_share
     return {
-        "hands": len(hands),
+        "hands": counts.hands,
         "vpip": vpip,
         "pfr": pfr,
         "pass": bool(0.12 <= vpip <= 0.30 and pfr >= vpip / 2),

@@ -23,7 +23,7 @@ from pokerlab.errors import CorruptData
 from pokerlab.holdings import HOLDING_INDEX
 from pokerlab.modeling.frequencies import ROUNDS, ActionFrequencies
 from pokerlab.programs.loki1.config import VARIANTS, Loki1Config
-from pokerlab.programs.loki1.opponents import HandFollower, bets_faced
+from pokerlab.programs.loki1.opponents import HandFollower
 from pokerlab.programs.loki1.postflop import PostflopSituation, decide
 from pokerlab.programs.loki1.preflop import (
     expected_players,
@@ -71,11 +71,11 @@ class Loki1Agent(Agent):
             freq.counts[:] = table
 
     def begin_hand(self, start: HandStart) -> None:
-        self._new_hand(start.players, start.position, start.hole, start.config, start.seats)
+        self._new_hand(start.players, start.position, start.hole, start.config, start.seats, start.blinds)
 
-    def _new_hand(self, players, position, hole, game, seats) -> HandFollower:
+    def _new_hand(self, players, position, hole, game, seats, blinds) -> HandFollower:
         sizes = tuple(game.bet_size(r) for r in range(4))
-        self._hand = HandFollower(players, position, hole, self.config, sizes)
+        self._hand = HandFollower(players, position, hole, self.config, sizes, blinds)
         self._seats = seats
         return self._hand
 
@@ -83,7 +83,9 @@ class Loki1Agent(Agent):
         hand = self._hand
         if hand is None or hand.hole != view.hole or hand.seen > len(view.actions):
             # asked to act without begin_hand (a view built by hand): follow the hand from this view
-            hand = self._new_hand(view.players, view.position, view.hole, view.config, view.seats)
+            hand = self._new_hand(
+                view.players, view.position, view.hole, view.config, view.seats, view.blinds
+            )
         hand.follow(view.actions, view.board, self.frequencies, view.seats, learning=not self.frozen)
         hand.catch_up(view.round)
         if view.round == PREFLOP:
@@ -126,7 +128,7 @@ class Loki1Agent(Agent):
             return select_strategy(shipped_table(7)[kind], 7, config.tightness, 0, rules=config.preflop_rules)
         others = [p for p in range(view.players) if p != me and not hand.folded[p]]
         voluntarily_in = sum(1 for p in others if hand.voluntary[p])
-        still_to_act = sum(1 for p in others if not hand.acted[p])
+        still_to_act = hand.facts.opponents_to_act(me)
         group = player_group(expected_players(voluntarily_in, still_to_act, config.probability_play))
         in_pot = [p for p in range(view.players) if not hand.folded[p]]
         position = preflop_position(in_pot.index(me) + 1, len(in_pot))
@@ -140,27 +142,26 @@ class Loki1Agent(Agent):
         if hand.check_raise_round == view.round and view.to_call > 0:
             self.last_rule = "check-raise"
             return RAISE
-        opponents = len(hand.opponents())
         hs_n, ehs, ehs_opt, ppot = self._own_values(view, hand)
         self._info = {"hs_n": hs_n, "ehs": ehs, "ehs_optimistic": ehs_opt, "potential": ppot}
-        bet = view.config.bet_size(view.round)
+        context = hand.facts.context(view)
         situation = PostflopSituation(
             round_index=view.round,
             ehs_optimistic=ehs_opt,
             ehs=ehs,
             hand_strength_n=hs_n,
             potential=ppot,
-            bets_to_call=bets_faced(view.to_call, view.bet_size),
-            bets_made=view.raises,
-            bet_size=bet,
+            bets_to_call=context.bets_to_call,
+            bets_made=context.bets_made,
+            bet_size=context.bet_size,
             later_bet_size=view.config.bet_size(RIVER),
-            pot=view.pot,
-            to_call=view.to_call,
-            opponents_active=opponents,
-            opponents_to_act=hand.opponents_to_act(),
-            called_bet_this_round=hand.called_bet,
+            pot=context.pot,
+            to_call=context.to_call,
+            opponents_active=context.opponents_active,
+            opponents_to_act=context.opponents_to_act,
+            called_bet_this_round=context.called_bet,
             semi_bluffing=hand.semi_bluffing,
-            can_raise=RAISE in view.legal_actions,
+            can_raise=context.can_raise,
         )
         action, rule = decide(situation, config.rules, self.rng)
         if rule == "check-raise":

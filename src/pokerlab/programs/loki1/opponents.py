@@ -13,7 +13,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.cards import CARD_MASKS
-from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
+from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord, BettingFacts
 from pokerlab.holdings import HOLDING_MASKS, NUM_HOLDINGS
 from pokerlab.modeling.frequencies import DEFAULT_FREQUENCIES, ActionFrequencies
 from pokerlab.modeling.holding_values import postflop_values, preflop_values, sorted_preflop_values
@@ -100,18 +100,27 @@ def _field(weights: np.ndarray, rows: np.ndarray, dead_cards: np.ndarray) -> np.
 
 
 class HandFollower:
-    """One hand as seen by the player at ``me``: who folded or acted, opponents' weight tables, our flags.
+    """One hand as seen by the player at ``me``: the betting facts (`BettingFacts`: who folded, acted or
+    called), opponents' weight tables, our flags.
 
     ``bet_sizes`` are the game's bet sizes per round (small, small, big, big), to count chips as bets.
     """
 
     def __init__(
-        self, players: int, me: int, hole: tuple[int, int], config: Loki1Config, bet_sizes: tuple[int, ...]
+        self,
+        players: int,
+        me: int,
+        hole: tuple[int, int],
+        config: Loki1Config,
+        bet_sizes: tuple[int, ...],
+        blinds: tuple[int, ...] = (),
     ) -> None:
         self.players, self.me, self.hole, self.config = players, me, hole, config
         self.bet_sizes = bet_sizes
         self.seen = 0  # action records processed
-        self.folded = [False] * players
+        # the betting facts (who folded, acted, called; the pot from `blinds`), the engine's, taken in here
+        self.facts = BettingFacts(players, blinds or (0,) * players, bet_sizes)
+        self.folded = self.facts.folded
         self.voluntary = [False] * players  # put money in of its own accord pre-flop
         self.weights = np.ones((players, NUM_HOLDINGS))
         self.strategy = None  # Loki's pre-flop strategy, fixed at its first pre-flop decision
@@ -127,12 +136,11 @@ class HandFollower:
     def _start_round(self, round_index: int) -> None:
         """Reset what is counted per round; save the tables the round's re-weighting starts from."""
         self.round = round_index
-        self.acted = [False] * self.players  # acted this round
+        self.facts.start_round(round_index)
         # the tables at the start of the round (Papp 1998 ch. 7), saved per opponent at its first re-weighting
         # in the round: until then its row of `weights` is that table
         self.saved: dict[int, np.ndarray] = {}
         self.threshold = [-np.inf] * self.players  # the highest threshold applied this round, per opponent
-        self.called_bet = False  # we called a bet this round
 
     def follow(
         self,
@@ -145,28 +153,18 @@ class HandFollower:
     ) -> None:
         """Take in the action records not seen yet; ``learning`` counts opponents' actions into
         `frequencies` (off when the player is frozen)."""
-        me, bet_sizes, folded, acted = self.me, self.bet_sizes, self.folded, self.acted
+        me, bet_sizes, take = self.me, self.bet_sizes, self.facts.take
         for record in actions[self.seen :]:
             round_index, p, action = record.round, record.position, record.action
             if round_index != self.round:
                 self._start_round(round_index)
-                acted = self.acted
             faced = -(-record.to_call // bet_sizes[round_index])  # `bets_faced`
-            if p == me:
-                self.called_bet |= action == CALL and faced > 0
-            else:
+            if p != me:
                 self._observe(record, faced, board, frequencies, identities[p], reweighting, learning)
             if round_index == PREFLOP and (action == RAISE or (action == CALL and faced > 0)):
                 self.voluntary[p] = True
-            if action == FOLD:
-                folded[p] = True
-            acted[p] = True
-            self._taken(record)
+            take(record)
         self.seen = len(actions)
-
-    def _taken(self, record: ActionRecord) -> None:
-        """Called after each record is taken in (our own actions too): nothing here, for subclasses that
-        follow more of the hand."""
 
     def _observe(
         self,
@@ -232,7 +230,3 @@ class HandFollower:
         return _field(
             self.weights, np.array(self.opponents(), dtype=np.int64), np.array(dead, dtype=np.int64)
         )
-
-    def opponents_to_act(self) -> int:
-        """Active opponents who have not acted yet in this round."""
-        return sum(1 for p in self.opponents() if not self.acted[p])

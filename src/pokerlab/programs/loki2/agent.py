@@ -15,7 +15,6 @@ from pokerlab.agents.base import Decision
 from pokerlab.engine import RIVER, HandStart, SeatView
 from pokerlab.holdings import NUM_HOLDINGS
 from pokerlab.programs.loki1 import Loki1Agent
-from pokerlab.programs.loki1.opponents import bets_faced
 from pokerlab.programs.loki2.config import VARIANTS, Loki2Config
 from pokerlab.programs.loki2.reweight import TripleFollower
 from pokerlab.programs.loki2.selector import select_action
@@ -40,8 +39,10 @@ class Loki2Agent(Loki1Agent):
         self._u = float(self.rng.random())
         super().begin_hand(start)
 
-    def _new_hand(self, players, position, hole, game, seats) -> TripleFollower:
+    def _new_hand(self, players, position, hole, game, seats, blinds) -> TripleFollower:
         sizes = tuple(game.bet_size(r) for r in range(4))
+        # [KNOWN] the pot of the re-weighting contexts starts from the blinds of this agent's last view (none
+        # in a session's first hand), not this hand's `blinds`: kept, as the published figures were made so
         blinds = self._blinds or (0,) * players
         self._hand = TripleFollower(players, position, hole, self.config, sizes, blinds, self.loki2)
         self._seats = seats
@@ -59,20 +60,7 @@ class Loki2Agent(Loki1Agent):
             return super()._postflop(view, hand)
         hs_n, ehs, ehs_opt, ppot = self._own_values(view, hand)
         rules = loki2.triples.rules
-        context = TripleContext(
-            round_index=view.round,
-            bets_to_call=bets_faced(view.to_call, view.bet_size),
-            bets_made=view.raises,
-            bet_size=view.bet_size,
-            later_bet_size=view.config.bet_size(RIVER),
-            pot=view.pot,
-            to_call=view.to_call,
-            opponents_active=len(hand.opponents()),
-            opponents_to_act=hand.opponents_to_act(),
-            called_bet_this_round=hand.called_bet,
-            semi_bluffing=hand.semi_bluffing,
-            can_raise=RAISE in view.legal_actions,
-        )
+        context = TripleContext.of(hand.facts.context(view), view.config.bet_size(RIVER), hand.semi_bluffing)
         triple = reference_triple(hs_n, ehs_opt, ehs, ppot, context, loki2.triples, rules.make1, rules.make2)
         info = {"hs_n": hs_n, "ehs_optimistic": ehs_opt, "potential": ppot, "triple": list(triple)}
         simulating = loki2.betting == "simulation" and view.round >= loki2.simulate_from

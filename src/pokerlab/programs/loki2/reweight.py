@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pokerlab.actions import CALL, FOLD, RAISE
+from pokerlab.actions import FOLD, RAISE
 from pokerlab.engine import BOARD_SIZE, PREFLOP, ActionRecord
 from pokerlab.modeling.frequencies import DEFAULT_FREQUENCIES, ActionFrequencies, bet_bucket
 from pokerlab.modeling.holding_values import board_values
@@ -33,6 +33,7 @@ def reweight_by_triples(weights: np.ndarray, triples: np.ndarray, action: int) -
     """New weights w * PT[action], floored at 0.01 (also where the triple is NaN, a holding meeting the
     board).
 
+    >>> from pokerlab.actions import CALL
     >>> round(float(reweight_by_triples(np.array([0.9]), np.array([[0.0, 0.2, 0.8]]), CALL)[0]), 12)  # node34
     0.18
     """
@@ -90,36 +91,12 @@ class TripleFollower(HandFollower):
     Loki-1's own. ``blinds`` are the chips each position posted, to know the pot at every action."""
 
     def __init__(self, players, me, hole, config, bet_sizes, blinds, loki2) -> None:
-        super().__init__(players, me, hole, config, bet_sizes)
+        super().__init__(players, me, hole, config, bet_sizes, blinds)
         self.loki2 = loki2
-        self.pot = sum(blinds)
 
-    def _start_round(self, round_index: int) -> None:
-        super()._start_round(round_index)
-        self.called = [False] * self.players  # called a bet this round, per position
-
-    def _taken(self, record: ActionRecord) -> None:
-        self.pot += record.amount
-        if record.action == CALL and record.to_call > 0:
-            self.called[record.position] = True
-
-    def context(self, p: int, record: ActionRecord) -> TripleContext:
-        """Position p's context when it took `record` (before this record changed anything)."""
-        active = [q for q in range(self.players) if not self.folded[q]]
-        return TripleContext(
-            round_index=self.round,
-            bets_to_call=-(-record.to_call // self.bet_sizes[self.round]),
-            bets_made=record.raises,
-            bet_size=self.bet_sizes[self.round],
-            later_bet_size=self.bet_sizes[-1],
-            pot=self.pot,
-            to_call=record.to_call,
-            opponents_active=len(active) - 1,
-            opponents_to_act=sum(1 for q in active if q != p and not self.acted[q]),
-            called_bet_this_round=self.called[p],
-            semi_bluffing=False,
-            can_raise=record.raises_left is None or record.raises_left > 0,
-        )
+    def context(self, record: ActionRecord) -> TripleContext:
+        """The context of the opponent who took `record`, when he took it (before it changed anything)."""
+        return TripleContext.of(self.facts.context_of(record), self.bet_sizes[-1], False)
 
     def thresholds(
         self, freq: ActionFrequencies | None, round_index: int, bets_to_call: int
@@ -144,7 +121,7 @@ class TripleFollower(HandFollower):
         p, action = record.position, record.action
         if action == FOLD or not (reweighting and self.config.weighting):
             return
-        context = self.context(p, record)
+        context = self.context(record)
         t1, t2 = self.thresholds(frequencies.get(identity), self.round, faced)
         board = board[: BOARD_SIZE[self.round]]  # the round's board
         opponents = max(context.opponents_active, 1)

@@ -394,7 +394,11 @@ class _Playout:
             ppot = potential[p][rnd]
             ehs = hs_n + (1 - hs_n) * ppot
             t1, t2 = thresholds[p][rnd][min(faced, 2)]
-            # the `TripleContext` fields in order, then the hand's values and thresholds
+            # the `TripleContext` fields in order, then the hand's values and thresholds. The play-out runs
+            # on an engine state, not on views, so it reads the state's own counts. [KNOWN] its "opponents to
+            # act" counts those who still owe an action (``need``: a raise puts back who acted), not the
+            # `BettingContext` meaning (not yet acted this round) the real decisions and re-weighting read:
+            # kept, as the published Loki-2 figures were made so
             values = (
                 rnd,
                 faced,

@@ -30,7 +30,7 @@ import numba as nb
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
-from pokerlab.engine import RIVER
+from pokerlab.engine import RIVER, BettingContext
 from pokerlab.errors import ConfigError
 from pokerlab.programs.loki1.postflop import PostflopRules, semi_bluff_odds, showdown_odds
 from pokerlab.programs.loki2.selector import draw
@@ -90,10 +90,29 @@ class TripleContext(NamedTuple):
     pot: float  # all money in, before the action
     to_call: float
     opponents_active: int
-    opponents_to_act: int  # opponents still to act this round after this player
+    opponents_to_act: int  # active opponents who have not acted yet this round (`BettingContext`)
     called_bet_this_round: bool
     semi_bluffing: bool
     can_raise: bool
+
+    @classmethod
+    def of(cls, context: BettingContext, later_bet_size: float, semi_bluffing: bool) -> TripleContext:
+        """The triple context of a decision's `BettingContext` (the engine's betting facts), with the bet of
+        the rounds to come and whether the player is semi-bluffing."""
+        return cls(
+            context.round,
+            context.bets_to_call,
+            context.bets_made,
+            context.bet_size,
+            later_bet_size,
+            context.pot,
+            context.to_call,
+            context.opponents_active,
+            context.opponents_to_act,
+            context.called_bet,
+            semi_bluffing,
+            context.can_raise,
+        )
 
 
 def ramp(x: float, threshold: float, width: float) -> float:

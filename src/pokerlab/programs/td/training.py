@@ -22,7 +22,6 @@ more slot for itself and its snapshots. The learner sits in position ``hand % 2`
 
 from __future__ import annotations
 
-import copy
 import json
 import pickle
 import time
@@ -33,12 +32,13 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.agents import make_agent
-from pokerlab.agents.base import Agent, overrides, split_decision
+from pokerlab.agents.base import Agent
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.evidence import log_hands_axis, write_csv
 from pokerlab.arena.match import duplicate_tournament
+from pokerlab.arena.table import Table, strict_table
 from pokerlab.checks import check_fields
-from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_view
+from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.programs.td.agent import TDAgent, TDLearner
 from pokerlab.programs.td.config import TDConfig, preset
@@ -157,24 +157,14 @@ def run_config(name: str | None = None, path: str | Path | None = None) -> tuple
     return config, Schedule(**{**SCHEDULES[base].to_json(), **schedule_fields})
 
 
-def play_hand(agents: list[Agent], state: HandState, hand: int) -> HandState:
-    """Play `state` out with ``agents[position]``: begin_hand, act, observe and end_hand as `pokerlab.arena`'s
-    table does, but in the caller's process with every error raised (a learner's bug must not pass as a
-    fault) and with the agents free to change from hand to hand."""
-    configs = [copy.copy(state.config) for _ in agents]  # each seat its own copy, as at the table
-    for p, agent in enumerate(agents):
-        if overrides(agent, "begin_hand"):
-            agent.begin_hand(hand_start(state, p, None, configs[p], hand))
-    observers = [a for a in agents if overrides(a, "observe")]
-    while state.actor >= 0:
-        p = state.actor
-        state.act(split_decision(agents[p].act(seat_view(state, p, None, configs[p])))[0])
-        for agent in observers:
-            agent.observe(state.actions[-1])
-    for p, agent in enumerate(agents):
-        if overrides(agent, "end_hand"):
-            agent.end_hand(hand_end(state, p))
-    return state
+def play_hand(agents: list[Agent], state: HandState, hand: int, table: Table | None = None) -> HandState:
+    """Play `state` out with ``agents[position]`` as hand number `hand` at a `strict_table` (`table`, or a
+    new one): the arena's one hand loop, in the caller's process, every error of an agent raised as it is
+    (a learner's bug must not pass as a fault), the agents free to change from hand to hand."""
+    table = table or strict_table(len(agents), state.config)
+    table.seat_agents(agents)
+    table.hand_number = hand
+    return table.play_hand(state, range(len(agents)))
 
 
 def play_series(
@@ -191,11 +181,12 @@ def play_series(
     step size and exploration, advances with every hand; `report(done, nets)` is called every tenth."""
     nets = np.zeros(hands)
     tenth = max(1, hands // 10)
+    table = strict_table(2, game)
     for hand in range(hands):
         position = hand % 2
         cards = dealer.cards(hand, 2)
         agents = [other, me] if position else [me, other]
-        nets[hand] = play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand).nets[position]
+        nets[hand] = play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand, table).nets[position]
         if learner is not None:
             learner.hands += 1
         if report is not None and (hand + 1) % tenth == 0:
@@ -274,7 +265,10 @@ class Trainer:
         position = self.done % 2
         agents = [opponent, me] if position else [me, opponent]
         cards = dealer.cards(self.done, 2)
-        state = play_hand(agents, HandState(game, cards[:4], cards[4:9]), self.done)
+        table = self.__dict__.get("_table")
+        if table is None:
+            table = self._table = strict_table(2, game)
+        state = play_hand(agents, HandState(game, cards[:4], cards[4:9]), self.done, table)
         average = self.learner.average
         if average is not None and self.learner.record_average:  # stage 3: imitate the greedy decisions
             average.train(self.learner.config.average_steps, self.rng)
@@ -290,6 +284,11 @@ class Trainer:
         ):
             self.snapshots.append(frozen_copy(self.learner))
         return state.nets[position]
+
+    def __getstate__(self) -> dict:
+        """What trainer.pkl holds: the run's state, without the table its hands are played at (made again
+        when needed)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_table"}
 
     def averaged_player(self) -> TDAgent:
         """A frozen player with the averaged weights θ̄ (and the rest of what the learner knows now)."""

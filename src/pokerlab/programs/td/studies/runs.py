@@ -25,15 +25,16 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerlab.actions import CALL, RAISE
 from pokerlab.agents import Agent, make_agent
 from pokerlab.agents.base import split_decision
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.evidence import log_hands_axis, read_csv, write_csv
 from pokerlab.arena.match import duplicate_tournament
+from pokerlab.arena.table import strict_table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import ConfigError
 from pokerlab.modeling.next_action import FrequencyTable, NextActionNetwork, context, scores
+from pokerlab.modeling.style import style_counts
 from pokerlab.programs.td.agent import TDAgent, checkpoint_path, load_td_agent
 from pokerlab.programs.td.training import BEST_RESPONSE_VS_CALL, play_hand, play_series
 
@@ -202,18 +203,8 @@ def style(decisions: list[tuple[int, int, int, int]]) -> dict[str, float]:
     """VPIP (share of hands with a pre-flop decision in which the player put chips in voluntarily: a call
     of a positive amount or a raise), PFR (share with a pre-flop raise) and the aggression factor (bets and
     raises / calls of a positive amount, after the flop) from (hand, round, to call, action) rows."""
-    preflop = [d for d in decisions if d[1] == 0]
-    hands = {d[0] for d in preflop}
-    voluntary = {d[0] for d in preflop if d[3] == RAISE or (d[3] == CALL and d[2] > 0)}
-    raised = {d[0] for d in preflop if d[3] == RAISE}
-    later = [d for d in decisions if d[1] > 0]
-    aggressive = sum(1 for d in later if d[3] == RAISE)
-    calls = sum(1 for d in later if d[3] == CALL and d[2] > 0)
-    return {
-        "vpip": len(voluntary) / max(1, len(hands)),
-        "pfr": len(raised) / max(1, len(hands)),
-        "af": aggressive / calls if calls else float("inf"),
-    }
+    counts = style_counts(decisions)
+    return {"vpip": counts.vpip_share, "pfr": counts.pfr_share, "af": counts.aggression()}
 
 
 def play_style(player: Agent, opponent: str, hands: int, seed: int, game: GameConfig) -> dict[str, float]:
@@ -320,12 +311,13 @@ def opponent_model_study(
             agent.seed(np.random.default_rng(rng.integers(2**63)))
         network, table = NextActionNetwork(np.random.default_rng(rng.integers(2**63))), FrequencyTable()
         dealer = Dealer(int(rng.integers(2**62)))
+        hands_table = strict_table(2, game)
         for hand in range(train_hands + test_hands):
             if hand == train_hands:
                 watched.seen = []
             agents = [watched, other] if hand % 2 else [other, watched]
             cards = dealer.cards(hand, 2)
-            play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand)
+            play_hand(agents, HandState(game, cards[:4], cards[4:9]), hand, hands_table)
             if hand < train_hands:
                 for x, a in watched.seen:
                     network.learn(x, a)
