@@ -82,8 +82,9 @@ class RaiseAgent(Agent):
 
 
 class FoldAgent(Agent):
-    """Folds whenever it owes chips, checks when checking is free (Johanson et al. 2011's always-fold, which
-    concedes 750 mbb/g heads-up)."""
+    """Folds whenever it owes chips, else checks (always-fold).
+
+    Johanson et al. 2011's always-fold, which concedes 750 mbb/g heads-up."""
 
     name = "fold"
 
