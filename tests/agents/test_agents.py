@@ -27,7 +27,7 @@ def test_registry_and_lineups():
     with pytest.raises(
         ConfigError,
         match="unknown agent .nobody.; known agents: .*call, fold, human, loki1.*"
-        "families: bw:ARG, switch:ARG, td:ARG",
+        "families: bw:ARG, mix:ARG, switch:ARG, td:ARG",
     ):
         parse_lineup("nobody")
     with pytest.raises(ConfigError, match="bad count"):

@@ -11,7 +11,7 @@ from pokerlab.agents.policy import (
     policy_by_substitution,
     supports_holdings_policy,
 )
-from pokerlab.agents.simple import CallAgent, FoldAgent, RaiseAgent, RandomAgent
+from pokerlab.agents.simple import CallAgent, FoldAgent, MixAgent, RaiseAgent, RandomAgent
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.view import seat_view
@@ -46,7 +46,9 @@ def test_stereotype_query_matches_the_plain_rule_and_act(style, rng):
             assert agent.act(view) == int(np.argmax(probabilities))
 
 
-@pytest.mark.parametrize("agent", [CallAgent(), RaiseAgent(), FoldAgent(), RandomAgent()])
+@pytest.mark.parametrize(
+    "agent", [CallAgent(), RaiseAgent(), FoldAgent(), RandomAgent(), MixAgent("call=0.5,raise=0.5")]
+)
 def test_card_blind_players_answer_one_row_for_every_holding(agent, rng):
     for view in random_views(rng, 20):
         policy = agent.policy_for_holdings(blind_view(view))
