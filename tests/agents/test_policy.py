@@ -15,6 +15,7 @@ from pokerlab.agents.simple import CallAgent, FoldAgent, MixAgent, RaiseAgent, R
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.view import seat_view
+from pokerlab.errors import ConfigError
 
 
 def random_views(rng: np.random.Generator, count: int):
@@ -71,3 +72,17 @@ def test_blind_view_hides_the_hole(rng):
     view = random_views(rng, 1)[0]
     assert blind_view(view).hole == NO_HOLE
     assert supports_holdings_policy(CallAgent()) and not supports_holdings_policy(object())
+
+
+def test_mix_plays_a_free_fold_as_a_check_and_a_capped_raise_as_a_call(rng):
+    agent = MixAgent("fold=0.2,call=0.3,raise=0.5")
+    for view in random_views(rng, 30):
+        fold, call, raise_ = agent.action_probabilities(view)
+        assert np.isclose(fold + call + raise_, 1)
+        assert fold == (0.2 if view.to_call else 0.0)
+        assert raise_ == (0.5 if RAISE in view.legal_actions else 0.0)
+        assert agent.act(view) in view.legal_actions
+    with pytest.raises(ConfigError, match="a mix"):
+        MixAgent("call=0.5,limp=0.5")
+    with pytest.raises(ConfigError, match="add up to 1"):
+        MixAgent("call=0.5,raise=0.6")
