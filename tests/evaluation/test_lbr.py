@@ -92,7 +92,7 @@ def test_lbr_stays_below_the_exact_best_responses():
 @pytest.mark.slow
 def test_lbr_is_the_exact_best_response_to_always_call():
     """L2: against always-call LBR is an exact best response: 1,163.48 mbb/g within the CI (5,000 deals,
-    about 75 s; docs/exploitability.md gives the figure: 1,182.4 +- 33.5)."""
+    75 s alone, 140 s on two shared cores; docs/exploitability.md gives the figure: 1,182.4 +- 33.5)."""
     call = local_best_response("call", 5000, seed=1)
     assert abs(call.mbb_per_game - 1163.48) <= call.ci95
 
