@@ -60,7 +60,7 @@ def test_t1_exact_unbiasedness_for_random_strategies_and_values(game, known_seat
 @GAMES
 def test_t1_advantage_sum_with_a_balanced_value_is_unbiased(game):
     """W = the continuation value of some *other* strategy is balanced at chance, so chance steps need W
-    only before and after the card (Zinkevich et al. 2006 §4)."""
+    only before and after the card (Zinkevich et al. 2006)."""
     rng = np.random.default_rng(7)
     strategy, other = random_strategy(game, rng), random_strategy(game, rng)
     value = continuation_value(game, other)
@@ -157,7 +157,7 @@ def test_t4_zero_sum_values_keep_the_estimate_zero_sum(game):
 
 
 def test_t5_linear_weights_fitted_on_one_sample_lower_the_variance_on_another():
-    """White & Bowling 2009 §4: theta from sample A, judged on an independent sample B; any fixed theta
+    """White & Bowling 2009: theta from sample A, judged on an independent sample B; any fixed theta
     keeps the estimate exactly unbiased."""
     rng = np.random.default_rng(2028)
     game = LEDUC

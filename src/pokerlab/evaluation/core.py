@@ -7,9 +7,9 @@ For a fixed value function W (one value per seat) and a terminal history z,
     X(z) = u(z) - sum over known steps t of [ W(h_t x_t) - sum_x P(x | h_t) W(h_t x) ]
 
 Each bracket has conditional mean zero given h_t, so E[X] = E[u] whatever W is; W decides only the
-variance (Zinkevich et al. 2006 §3; Burch et al. 2018 §4). A W that is *balanced* at chance
+variance (Zinkevich et al. 2006; Burch et al. 2018). A W that is *balanced* at chance
 (W(h) = sum_c P(c | h) W(h c)) needs no enumeration of the children: the expected child value is W(h)
-itself (the advantage-sum form, Zinkevich et al. 2006 §4).
+itself (the advantage-sum form of Zinkevich et al. 2006).
 
 The core knows nothing of poker: a `Step` carries W at the observed child and the expected child value;
 `step` makes one by enumerating a distribution, `balanced_step` from a balanced W. `toygames` walks Kuhn
@@ -70,7 +70,7 @@ def corrected(utility: np.ndarray, steps: Iterable[Step]) -> np.ndarray:
 
 def fit_linear(features: np.ndarray, utility: np.ndarray) -> np.ndarray:
     """Least-squares weights theta for the linear control variate X = u - features @ theta, where row k of
-    ``features`` holds hand k's summed corrections of each feature (White & Bowling 2009 §4): theta =
+    ``features`` holds hand k's summed corrections of each feature (White & Bowling 2009): theta =
     Cov(features)^-1 Cov(features, u), the variance-minimising choice. Fit it on hands *other* than those it
     will judge: fitted on the evaluated hands, the variance it reports is optimistic."""
     features = np.asarray(features, dtype=np.float64)

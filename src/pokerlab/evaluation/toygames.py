@@ -3,7 +3,7 @@
 One-card poker for two seats: each antes, gets one private card from a small deck, and bets in limit
 rounds (seat 0 acts first in every round); Leduc deals one public card between its two rounds, and a
 private card that pairs it wins. Kuhn poker is Kuhn (1950): three cards, one round, bet 1, one bet. Leduc
-poker is Southey et al. (2005) §5: two suits of three ranks, bets 2 then 4, two raises a round.
+poker is Southey et al. (2005): two suits of three ranks, bets 2 then 4, two raises a round.
 
 A history is a tuple of events: card codes (ints; rank = code // suits) and actions "f", "c", "r".
 """
@@ -181,7 +181,7 @@ def steps_of(
 
 def continuation_value(game: OneCardPoker, strategy: Strategy) -> ValueFunction:
     """The exact expected net chips of both seats from a history on, under ``strategy`` and the uniform
-    deal: the ideal W (Zinkevich et al. 2006 §3), for which the estimator has zero variance."""
+    deal: the ideal W (Zinkevich et al. 2006), for which the estimator has zero variance."""
     cache: dict[tuple, np.ndarray] = {}
 
     def value(h: tuple) -> np.ndarray:
