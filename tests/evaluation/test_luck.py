@@ -14,7 +14,8 @@ from pokerlab.arena.match import play_match
 from pokerlab.arena.store import read_hands
 from pokerlab.cards import parse_cards
 from pokerlab.engine import replay
-from pokerlab.errors import ConfigError
+from pokerlab.engine.state import UNKNOWN
+from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.evaluation import luck
 from pokerlab.evaluation.luck import equity_shares, luck_adjusted, luck_of_folder
 from pokerlab.evaluation.stats import estimator_row, unit_means
@@ -184,3 +185,14 @@ def test_the_command_prints_raw_and_luck_side_by_side(tmp_path, capsys):
     assert "6 hands in 3 units" in text and "luck" in text and "raw" in text
     assert main(["evaluate", str(tmp_path / "none")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_hand_without_every_hole_card_or_a_corrupt_config_is_one_line(tmp_path):
+    play_match(["call", "raise"], 3, seed=1, out=tmp_path / "m")
+    _, record = next(read_hands(tmp_path / "m" / "hands.sqlite"))
+    hidden = record._replace(holes=(UNKNOWN, UNKNOWN, *record.holes[2:]))
+    with pytest.raises(ConfigError, match="needs every seat's hole cards"):
+        luck_adjusted(hidden, np.random.default_rng(0))
+    (tmp_path / "m" / "config.json").write_text("{not json")
+    with pytest.raises(CorruptData, match="config.json is unreadable"):
+        luck_of_folder(tmp_path / "m", seed=0)
