@@ -13,8 +13,7 @@ import pytest
 from pokerlab.arena.match import play_match
 from pokerlab.arena.store import read_hands
 from pokerlab.cards import parse_cards
-from pokerlab.engine import replay
-from pokerlab.engine.state import UNKNOWN
+from pokerlab.engine import UNKNOWN, replay
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.evaluation import luck
 from pokerlab.evaluation.luck import equity_shares, luck_adjusted, luck_of_folder

@@ -27,8 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.arena.store import read_hands
-from pokerlab.engine import HandRecord, HandState
-from pokerlab.engine.state import RIVER, UNKNOWN
+from pokerlab.engine import BOARD_SIZE, RIVER, UNKNOWN, HandRecord, HandState
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.evaluation.core import balanced_step, corrected
 from pokerlab.evaluator import evaluate_batch
@@ -98,16 +97,12 @@ def luck_adjusted(record: HandRecord, rng: np.random.Generator, samples: int = D
     actions = iter(record.actions)
     while True:
         for street in range(dealt + 1, min(state.round, RIVER) + 1):  # cards dealt since the last look
-            steps.append(balanced_step(value(_board_size(street - 1)), value(_board_size(street))))
+            steps.append(balanced_step(value(BOARD_SIZE[street - 1]), value(BOARD_SIZE[street])))
         dealt = max(dealt, min(state.round, RIVER))
         if state.is_over:
             break
         state.act(next(actions)[1])
     return corrected(np.array(record.nets, dtype=np.float64), steps)
-
-
-def _board_size(street: int) -> int:
-    return (0, 3, 4, 5)[street]
 
 
 @dataclass(frozen=True)
