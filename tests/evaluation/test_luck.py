@@ -13,7 +13,7 @@ import pytest
 from pokerlab.arena.match import play_match
 from pokerlab.arena.store import read_hands
 from pokerlab.cards import parse_cards
-from pokerlab.engine import UNKNOWN, replay
+from pokerlab.engine import UNKNOWN, GameConfig, replay
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.evaluation import luck
 from pokerlab.evaluation.luck import equity_shares, luck_adjusted, luck_of_folder
@@ -195,3 +195,11 @@ def test_a_hand_without_every_hole_card_or_a_corrupt_config_is_one_line(tmp_path
     (tmp_path / "m" / "config.json").write_text("{not json")
     with pytest.raises(CorruptData, match="config.json is unreadable"):
         luck_of_folder(tmp_path / "m", seed=0)
+
+
+def test_real_stacks_with_players_leaving_are_read_by_name(tmp_path):
+    play_match(["raise", "call", "random"], 60, seed=5, out=tmp_path / "m", config=GameConfig(stack=100))
+    data = luck_of_folder(tmp_path / "m", seed=0, samples=50)
+    totals = json.loads((tmp_path / "m" / "summary.json").read_text())["results"]
+    assert [r["total"] for r in totals] == data.raw.sum(axis=0).astype(int).tolist()
+    assert np.allclose(data.adjusted.sum(axis=1), 0)

@@ -144,7 +144,9 @@ def luck_of_folder(out: str | Path, seed: int, samples: int = DEFAULT_SAMPLES) -
             x = luck_adjusted(record, rng, samples)
         except ConfigError as exc:
             raise ConfigError(f"{out}: hand {hand}: {exc}") from None
-        order = [seat_of[name] for name in record.names] if record.names else list(range(record.players))
+        if not record.names or not set(record.names) <= seat_of.keys():  # a broke player may have left
+            raise CorruptData(f"{out}: hand {hand} seats {list(record.names)}, config.json {labels}")
+        order = [seat_of[name] for name in record.names]
         u_row, x_row = np.zeros(len(labels)), np.zeros(len(labels))
         u_row[order], x_row[order] = record.nets, x
         raw.append(u_row)
