@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.evaluation.core import Step, balanced_step, corrected, fit_linear, step
+from pokerlab.evaluation.core import Step, balanced_step, corrected, fit_linear, step, value_digest
 from pokerlab.evaluation.toygames import (
     KUHN,
     LEDUC,
@@ -190,3 +190,12 @@ def test_a_step_is_its_correction():
     s = Step(np.array([3.0, -3.0]), np.array([1.0, -1.0]))
     assert np.array_equal(s.correction, [2.0, -2.0])
     assert np.array_equal(corrected(np.array([5.0, -5.0]), [s, s]), [1.0, -1.0])
+
+
+def test_a_value_digest_names_the_function_its_parameters_and_its_code():
+    from pokerlab.evaluation import core, toygames
+
+    first = value_digest("luck", {"samples": 10}, core)
+    assert first == value_digest("luck", {"samples": 10}, core) and len(first) == 16
+    assert first != value_digest("luck", {"samples": 11}, core)
+    assert first != value_digest("luck", {"samples": 10}, core, toygames)

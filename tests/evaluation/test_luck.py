@@ -181,7 +181,8 @@ def test_the_command_prints_raw_and_luck_side_by_side(tmp_path, capsys):
     assert math.isclose(raw["sb_per_hand"], data.raw[:, 0].sum() / 6 / data.small_bet)
     assert main(["evaluate", str(tmp_path / "m"), "--samples", "50"]) == 0
     text = capsys.readouterr().out
-    assert "6 hands in 3 units" in text and "luck" in text and "raw" in text
+    assert "6 hands in 3 units" in text and "luck" in text and "raw" in text and "digest" in text
+    assert len(report["value_digest"]) == 16
     assert main(["evaluate", str(tmp_path / "none")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
 

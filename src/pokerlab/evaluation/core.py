@@ -18,8 +18,12 @@ and Leduc poker into steps for the exact tests.
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import json
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -78,3 +82,12 @@ def fit_linear(features: np.ndarray, utility: np.ndarray) -> np.ndarray:
     centred = features - features.mean(axis=0)
     theta, *_ = np.linalg.lstsq(centred, utility - utility.mean(), rcond=None)
     return theta
+
+
+def value_digest(name: str, parameters: dict, *modules: ModuleType) -> str:
+    """16 hex digits of sha256 over a value function's name, its parameters and the source of the modules
+    that compute it. A report records it, so a W changed after the data it judges were seen (which can make
+    the variance look smaller than it is) shows as a different digest."""
+    text = json.dumps({"name": name, "parameters": parameters}, sort_keys=True)
+    text += "".join(inspect.getsource(m) for m in modules)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

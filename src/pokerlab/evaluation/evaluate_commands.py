@@ -7,6 +7,8 @@ import json
 
 from pokerlab.arena.output import finite_json
 from pokerlab.commandline import int_in, seed_arg
+from pokerlab.evaluation import luck
+from pokerlab.evaluation.core import value_digest
 from pokerlab.evaluation.luck import DEFAULT_SAMPLES, luck_of_folder
 from pokerlab.evaluation.stats import estimator_row, report_table
 
@@ -20,6 +22,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     duplicate match, else hands), the SD ratio, the variance removed and the unbiasedness z of mean(X - u)."""
     data = luck_of_folder(args.results, seed=args.seed, samples=args.samples)
     value = LUCK_VALUE.format(samples=args.samples)
+    digest = value_digest("luck", {"samples": args.samples}, luck)
     rows = {}
     for j, label in enumerate(data.labels):
         raw, adjusted = data.raw[:, j], data.adjusted[:, j]
@@ -35,6 +38,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "samples": args.samples,
             "value_function": value,
+            "value_digest": digest,
             "hands": int(data.raw.shape[0]),
             "units": units,
             "duplicate": data.duplicate,
@@ -43,7 +47,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(json.dumps(finite_json(report)))
     else:
         print(report_table(rows, units, int(data.raw.shape[0])))
-        print(f"luck: {value}; seed {args.seed}")
+        print(f"luck: {value}, digest {digest}; seed {args.seed}")
     return 0
 
 
