@@ -218,7 +218,7 @@ def main() -> None:
     ours_rate, ours_cpu = rates["acpc_loopback"], cpu["acpc_loopback"]
     print(f"heads-up always-call, {args.hands} hands, seed {args.seed}, best of {args.repeats}:")
     rows = [
-        ("ACPC over loopback (dealer + 2 clients)", "acpc_loopback", "the issue asks 1,000 hands/s"),
+        ("ACPC over loopback (dealer + 2 clients)", "acpc_loopback", "target 1,000 hands/s"),
         (
             "the same, the dealer sleeping at once",
             "acpc_no_polling",

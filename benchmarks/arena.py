@@ -3,7 +3,8 @@
 Ours: ``play_match(["random"] * n, hands=N, seed=S)`` in one process (one core), at 10 seats and heads-up;
 the same with ``out=<a temporary folder>`` (every hand written to the results folder: per-hand results
 and the SQLite hand store, then summary and bankroll plot once at the end), and what writing costs on top,
-per hand (the hands alone) and in all (with the one-off summary and plot); the same with
+per hand (the difference of two hand counts, so one-off set-up cancels, and the summary and plot taken
+out) and in all (with the one-off set-up, summary and plot); the same with
 ``isolate=True`` (every agent in its own sandboxed process, `arena.sandbox`, spoken to over `arena.wire`),
 and what isolation costs; and six Loki-1 players in process and isolated, in the same run (``--loki-hands``):
 in process and isolated play the same deals, timed over the hands alone (from the last seat's session
@@ -162,13 +163,28 @@ def session_start(agent: str, sessions: int = 5) -> float:
 
 
 def per_hand_write(n: int, hands: int, seed: int, repeats: int) -> tuple[float, float]:
-    """(hands/s writing, without the one-off summary and plot; seconds of that one-off) for n seats."""
-    rates = []
-    for _ in range(repeats):
+    """(what writing every hand to the results folder adds to a hand's cost, as a fraction; seconds of the
+    one-off summary and plot) for n seats, by differencing two hand counts: the seconds of 2 x `hands` less
+    those of `hands` (the same first hands), with and without writing, each the best of `repeats` (the
+    four runs interleaved). One-off costs (the folder, the store's set-up) cancel in the difference, and
+    the summary and plot made once at the end are taken out of every timing (they grow with the hands
+    plotted)."""
+    ours(n, 50, seed, write=True)  # warm-up: imports, numba, the plotting library
+
+    def seconds(count: int, write: bool) -> tuple[float, float]:
         finish: list[float] = []
-        rate = ours(n, hands, seed, write=True, finish=finish)
-        rates.append((hands / (hands / rate - finish[0]), finish[0]))
-    return max(rates)
+        took = count / ours(n, count, seed, write=write, finish=finish)
+        return took - sum(finish), sum(finish)
+
+    keys = [(count, write) for count in (hands, 2 * hands) for write in (False, True)]
+    runs: dict[tuple[int, bool], list[tuple[float, float]]] = {key: [] for key in keys}
+    for _ in range(repeats):  # interleaved, so that a change in the machine's load touches all four alike
+        for key in keys:
+            runs[key].append(seconds(*key))
+    timed = {key: min(times) for key, times in runs.items()}
+    plain = timed[2 * hands, False][0] - timed[hands, False][0]
+    written = timed[2 * hands, True][0] - timed[hands, True][0]
+    return written / plain - 1, timed[hands, True][1]
 
 
 def main() -> None:
@@ -196,7 +212,7 @@ def main() -> None:
     for n in (10, 2):
         plain = best(ours, n, args.hands, args.seed, args.repeats)
         written = best(ours, n, args.hands, args.seed, args.repeats, write=True)
-        hands_only, one_off = per_hand_write(n, args.hands, args.seed, args.repeats)
+        per_hand, one_off = per_hand_write(n, args.hands, args.seed, args.repeats)
         local, isolated, startup = paired_rates(n, max(200, args.hands // 10), args.seed, args.repeats)
         peer = best(rlcard_env, n, args.hands, args.seed, args.repeats)
         table[n] = {
@@ -204,7 +220,7 @@ def main() -> None:
             "pokerlab --out": written,
             "pokerlab --isolate": isolated,
             "rlcard env": peer,
-            "writing costs per hand": plain / hands_only - 1,
+            "writing costs per hand": per_hand,
             "writing costs in all": plain / written - 1,
             "summary and plot (s)": one_off,
             "pokerlab, hands alone": local,
@@ -221,9 +237,9 @@ def main() -> None:
         for name in ("pokerlab", "pokerlab --out", "pokerlab --isolate", "rlcard env"):
             print(f"{n:>7}  {name:<18}{row[name]:>10,.0f}  {row[name] / row['rlcard env']:>12.2f}x")
         print(
-            f"{n:>7}  writing every hand costs {row['writing costs per hand']:+.0%} per hand, "
-            f"{row['writing costs in all']:+.0%} with the summary and plot "
-            f"({row['summary and plot (s)']:.2f} s)"
+            f"{n:>7}  writing every hand costs {row['writing costs per hand']:+.0%} per hand (the difference "
+            f"of {args.hands:,} and {2 * args.hands:,} hands), {row['writing costs in all']:+.0%} in all at "
+            f"{args.hands:,} hands with the set-up, summary and plot ({row['summary and plot (s)']:.2f} s)"
         )
         print(
             f"{n:>7}  isolation costs {row['isolation costs']:.1f}x per hand (hands alone, same deals, "

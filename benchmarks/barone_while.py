@@ -5,7 +5,7 @@ tight-passive and 6 loose-aggressive stereotypes, in epochs of 100 hands from 1,
 loose-aggressive in the evolving player's seat); both through `play_match(..., rebuy=100)`.
 
 The figure that matters: minutes for Experiment 1 (1,000 epochs = 100,000 hands) on one core, from the
-measured rate; the issue asks for at most 10. Usage: ``python benchmarks/barone_while.py [--epochs N]
+measured rate; the target is at most 10. Usage: ``python benchmarks/barone_while.py [--epochs N]
 [--seed S] [--repeats R] [--json]``.
 """
 

@@ -31,7 +31,7 @@ from pokerlab.engine import ROUND_NAMES
 from pokerlab.programs.loki1 import VARIANTS, Loki1Agent
 from pokerlab.programs.loki1.experiments import ABLATION
 
-TARGET = 300  # hands per CPU-second at ten Loki seats (issue 10)
+TARGET = 300  # hands per CPU-second at ten Loki seats
 
 
 class Timed(Loki1Agent):

@@ -1,4 +1,4 @@
-"""Loki-2's hot paths, each beside a peer measured in the same run (Peña 1999 ch. 3-5; issue 10's targets).
+"""Loki-2's hot paths, each beside a peer measured in the same run (Peña 1999 ch. 3-5), with their targets.
 
 1. A 500-trial simulation decision at a ten-seat table (target <= 100 ms median on one core), beside the
    always-call simulation and Loki-1's decision at the same table.

@@ -11,7 +11,7 @@ Peer: a bare Starlette WebSocket echo endpoint under the same uvicorn (its own p
 clients sending the same number of frames per second in all: the floor of one WebSocket round trip at that
 concurrency on this machine, measured in the same run.
 
-Checks (the issue's "no lost hand"): every ``hand_end`` a client saw is stored ``finished`` with the same
+Checks ("no lost hand"): every ``hand_end`` a client saw is stored ``finished`` with the same
 nets; every hand stored ``finished`` in the window was seen (the clients read on 3 s after it); no hand
 but those cut by the shutdown is left unfinished; the chips of all accounts add up to what the people were
 given, and each bankroll is its start plus its finished hands' nets. Sign-ups use cheap argon2 parameters
@@ -48,7 +48,7 @@ import numpy as np
 DRAIN_SECONDS = 3.0
 #: The bots of each load table (two seats; the people take the others).
 BOTS = "tight-aggressive,loose-passive"
-#: Parallel log-in clients of the flood (the issue's attack used 12).
+#: Parallel log-in clients of the flood.
 FLOOD_CLIENTS = 12
 #: The header the API wants on state-changing requests (pokerlab.interfaces.web.app.CSRF_HEADER).
 CSRF = {"X-Requested-With": "pokerlab"}

@@ -195,6 +195,33 @@ def test_readme_is_a_front_door():
         assert command in text
 
 
+OUTSIDE = re.compile(r"seed 00|LOKI-SPEC|LEARNING-SPEC|EVALUATION-SPEC|GUIDE\.md|\bissue \d")
+
+
+def _help_texts(parser: argparse.ArgumentParser, name: str) -> dict[str, str]:
+    texts = {name: parser.format_help()}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command, sub in action.choices.items():
+                texts.update(_help_texts(sub, f"{name} {command}"))
+    return texts
+
+
+def test_what_users_read_cites_no_inside_document():
+    """The docs, every command's --help and `pokerlab agents` cite papers, never the project's own working
+    documents (specifications, seed files, issue numbers)."""
+    from pokerlab.interfaces.cli import build_parser
+
+    texts = {_name(page): page.read_text() for page in PAGES}
+    texts.update(_help_texts(build_parser(), "pokerlab"))
+    texts["pokerlab agents"] = subprocess.run(
+        [BIN / "pokerlab", "agents"], capture_output=True, text=True, check=True
+    ).stdout
+    assert len(texts) > len(PAGES) + 20  # every page, every command
+    bad = {name: m[0] for name, text in texts.items() if (m := OUTSIDE.search(text))}
+    assert not bad, bad
+
+
 def test_mkdocs_builds_strict(tmp_path):
     mkdocs = BIN / "mkdocs"
     if not mkdocs.exists():

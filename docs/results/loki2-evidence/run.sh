@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Loki-2 against Loki-1, the four stereotypes and the always-call / always-raise players, duplicate deals
-# (issue 10, "Proof"). Each match writes a results folder under $RUNS; `summarize.py` pools the copies of
+# (each with a 95 % CI). Each match writes a results folder under $RUNS; `summarize.py` pools the copies of
 # Loki-2 per deal and writes summary.json, summary.csv and sb-per-hand.png here.
 # Usage: bash docs/results/loki2-evidence/run.sh [RUNS] [HEADS_UP_DEALS] [TABLE_DEALS] [FULL_TABLE_DEALS]
 set -euo pipefail

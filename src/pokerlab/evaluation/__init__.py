@@ -1,2 +1,4 @@
-"""Evaluation: variance-reduced estimates of what a player wins (control variates, luck adjustment) and how
-exploitable it is. It reads results folders and sees every card; nothing below it imports it."""
+"""Evaluation: how good a player is beyond head-to-head results: variance-reduced estimates of what it wins
+(control variates, luck adjustment) and the exact best response to strategies that ignore their cards
+(`best_response`). It reads results folders and sees every card; it sits above the arena and below the
+interfaces (never imports them)."""

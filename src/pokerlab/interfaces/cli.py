@@ -23,7 +23,7 @@ COMMAND_MODULES = (
     "pokerlab.programs.commands",  # experiment (every program's)
     "pokerlab.programs.barone_while.commands",  # show-player
     "pokerlab.programs.td.commands",  # train td and its studies
-    # evaluation commands (luck adjustment, best response, exploitability) go here
+    "pokerlab.evaluation.commands",  # exploit
     "pokerlab.evaluation.evaluate_commands",  # evaluate
     "pokerlab.interfaces.history",  # history replay, export, show
     "pokerlab.interfaces.web.commands",  # serve

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Barone & While's players against the project's other players at ten seats (issue 12: a bot is measured
+# Barone & While's players against the project's other players at ten seats (a bot measured
 # against the others with CIs): 2 copies of the player + 8 of one opponent, duplicate deals, seed 1, as
 # Loki-2's evidence (docs/results/loki2-evidence/). The players: A (the starting point of experiments 2-3,
 # frozen) and A^tight / A^loose evolved by `pokerlab experiment bw-2 --runs 3 --seed 1` (seed 1's file).

@@ -13,7 +13,7 @@ from pokerlab.errors import ConfigError
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Run the web table (issue 14): people play the bots and each other in a browser, with accounts,
+    """Run the web table: people play the bots and each other in a browser, with accounts,
     bankrolls and levels that open as the bankroll grows (Billings et al. 1998 §5)."""
     try:
         from pokerlab.interfaces.web.config import DEFAULT_TABLES, WebConfig, parse_tables

@@ -18,7 +18,7 @@ from pokerlab.commandline import (
 
 
 def cmd_train_td(args: argparse.Namespace) -> int:
-    """Train a TD-Hold'em player (LEARNING-SPEC Part A) into --out: progress with a running win rate,
+    """Train a TD-Hold'em player into --out: progress with a running win rate,
     checkpoints every so many hands (--resume continues one to the same result), learning curves as PNG;
     the player is then "td:OUT/checkpoint" in any match."""
     from pokerlab.programs.td.training import run_config, train
@@ -69,7 +69,7 @@ def cmd_train_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_train_curve(args: argparse.Namespace) -> int:
-    """Learning curves evaluated after training (LEARNING-SPEC §A.9 item 2): every player a `pokerlab train
+    """Learning curves evaluated after training (TD design §A.9 item 2): every player a `pokerlab train
     td` run kept (its schedule's save_at hands, and the final one) against each opponent on the same
     --deals duplicate deals of --seed, in --workers processes; writes curve.csv (kept as it goes: a second
     call with the same deals and seed plays only what is missing), reference.csv (--reference against each
@@ -90,7 +90,7 @@ def cmd_train_curve(args: argparse.Namespace) -> int:
 
 
 def cmd_train_deltas(args: argparse.Namespace) -> int:
-    """Each repair alone against the base configuration (LEARNING-SPEC §A.9 item 7, T4): finished `pokerlab
+    """Each repair alone against the base configuration (TD design §A.9 item 7, T4): finished `pokerlab
     train td` runs named by their folders (ROOT/sS/NAME), each configuration's final result against
     --opponent less the --base run's of the same seed, per seed and over the seeds; writes results.csv,
     deltas.csv and curves.png in --out."""
@@ -107,7 +107,7 @@ def cmd_train_deltas(args: argparse.Namespace) -> int:
 
 
 def cmd_train_table(args: argparse.Namespace) -> int:
-    """The final table of a `pokerlab train td` run (LEARNING-SPEC §A.9 item 4): its player against each
+    """The final table of a `pokerlab train td` run (TD design §A.9 item 4): its player against each
     opponent in duplicate (sb/hand, 95 % CI) with its VPIP, PFR and aggression factor; writes
     RUN/final-table.csv."""
     from pokerlab.agents import parse_lineup
@@ -132,7 +132,7 @@ def cmd_train_table(args: argparse.Namespace) -> int:
 
 
 def cmd_train_select(args: argparse.Namespace) -> int:
-    """Checkpoint selection on held-out deals (early stopping, LEARNING-SPEC §A.9 item 7): every stage-2
+    """Checkpoint selection on held-out deals (early stopping, TD design §A.9 item 7): every stage-2
     snapshot of a `pokerlab train td` run and its final player play --deals duplicate deals of the
     validation seed against each opponent; --criterion over the schedule's fixed opponents picks one, copied
     to RUN/best.npz (the player td:RUN/best). Writes RUN/select.csv and RUN/select.json. Training is not
@@ -159,7 +159,7 @@ def cmd_train_select(args: argparse.Namespace) -> int:
 
 
 def cmd_train_ladder(args: argparse.Namespace) -> int:
-    """The self-play ladder of a `pokerlab train td` run (LEARNING-SPEC §A.9 item 5): each frozen snapshot
+    """The self-play ladder of a `pokerlab train td` run (TD design §A.9 item 5): each frozen snapshot
     against every earlier one in duplicate; writes ladder.csv and the heat map ladder.png into --out."""
     from pokerlab.programs.td.studies.ladder import ladder
 
@@ -178,7 +178,7 @@ def cmd_train_ladder(args: argparse.Namespace) -> int:
 
 
 def cmd_train_exploit(args: argparse.Namespace) -> int:
-    """The exploitability proxy (LEARNING-SPEC §A.9 item 6): a fresh repaired learner trains --hands hands
+    """The exploitability proxy (TD design §A.9 item 6): a fresh repaired learner trains --hands hands
     against the frozen player of CHECKPOINT (greedy, epsilon-mixed, average policy); its win rate (lower is
     better for the frozen player) goes to exploit.csv and exploit.png in --out."""
     from pokerlab.arena.evidence import named_rows
@@ -205,7 +205,7 @@ def cmd_train_exploit(args: argparse.Namespace) -> int:
 
 
 def cmd_train_switch(args: argparse.Namespace) -> int:
-    """Adaptation to an opponent who changes style (LEARNING-SPEC §A.10 (b)): each trained player plays
+    """Adaptation to an opponent who changes style (TD design §A.10 (b)): each trained player plays
     --sessions sessions of 2 x --after hands against switch:FIRST/SECOND/AFTER, learning as in training,
     with only its opponent model learning (players with those inputs) and frozen; writes switch.csv (the
     windows before and after the switch and at the end, 95 % CIs over sessions), switch-curve.csv and
@@ -229,7 +229,7 @@ def cmd_train_switch(args: argparse.Namespace) -> int:
 
 
 def cmd_train_opponent_model(args: argparse.Namespace) -> int:
-    """Train the next-action network (LEARNING-SPEC §A.10) on each opponent heads-up against a partner and
+    """Train the next-action network (TD design §A.10) on each opponent heads-up against a partner and
     score it on held-out hands against a frequency table and a uniform guess; writes model_study.csv/png."""
     from pokerlab.agents import parse_lineup
     from pokerlab.arena.evidence import named_rows
@@ -281,7 +281,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--opponents",
         default="call,raise,random,loose-passive,loose-aggressive,tight-passive,tight-aggressive,loki1",
-        help="evaluation opponents (default: the eight of LEARNING-SPEC §A.9 item 2)",
+        help="evaluation opponents (default: the eight of the TD design, §A.9 item 2)",
     )
     p.add_argument(
         "--deals", type=int_in(1, 10**8, "deals"), default=10000, help="duplicate deals per point (10000)"
@@ -315,7 +315,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--opponents",
         default="call,raise,random,loose-passive,loose-aggressive,tight-passive,tight-aggressive,loki1",
-        help="evaluation opponents (default: the eight of LEARNING-SPEC §A.9 item 2)",
+        help="evaluation opponents (default: the eight of the TD design, §A.9 item 2)",
     )
     p.add_argument("--deals", type=int_in(1, 10**8, "deals"), default=1000, help="duplicate deals each")
     p.add_argument("--style-hands", type=int_in(1, 10**8, "hands"), default=2000, help="hands for VPIP etc.")

@@ -1,0 +1,113 @@
+"""The ``pokerlab exploit`` command: how much a best response wins against a strategy, in mbb/g.
+
+``add_commands(subparsers)`` adds the command's parser (the CLI calls it); errors are `PokerlabError`s,
+which the CLI prints as one line (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from pokerlab.commandline import add_progress_option, progress_lines
+from pokerlab.engine import GameConfig
+
+_EXPLOIT_DOC = """Exact best response to strategies that ignore their cards (Johanson et al. 2011):
+--exact call, fold, raise or a mix such as call=0.5,raise=0.5 (repeatable; all are computed in one pass
+over the boards, about two minutes on two cores for the four of Johanson et al.'s Table 1). Prints
+milli-big-blinds per game (mbb/g), the mean over the best responder's two seats. Results are kept in the
+user's cache folder, so asking again is instant (--no-cache recomputes)."""
+
+#: The games by name: ACPC's heads-up limit game (holdem.limit.2p.reverse_blinds: blinds 10 and 5 with the
+#: big blind on the first seat, raise sizes 10 10 20 20, maxRaises 3 4 4 4, firstPlayer 2 1 1 1) and ours,
+#: the papers' 10/20 game heads-up (docs/getting-started.md). They are the same game: the ACPC game file
+#: maps onto our default configuration exactly (tests/interfaces/test_acpc_protocol.py).
+GAMES = {"acpc": GameConfig(), "ours": GameConfig()}
+
+#: Bumped whenever the computation changes, so a cached figure from an older version is not reused.
+_CACHE_VERSION = 1
+
+
+def cache_file() -> Path:
+    """Where computed best-response values are kept: $XDG_CACHE_HOME/pokerlab (default ~/.cache/pokerlab)."""
+    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(root) / "pokerlab" / "exact-best-response.json"
+
+
+def _cache_key(config: GameConfig, strategy: str) -> str:
+    text = json.dumps([_CACHE_VERSION, config.to_dict(), strategy], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _read_cache(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}  # none yet, or unreadable: computing again is always right
+    return data if isinstance(data, dict) else {}
+
+
+def cmd_exploit(args: argparse.Namespace) -> int:
+    from pokerlab.evaluation.best_response import FixedStrategy, exact_best_response
+
+    strategies = [FixedStrategy.parse(text) for text in args.exact]
+    config = GAMES[args.game]
+    path = cache_file()
+    cache = {} if args.no_cache else _read_cache(path)
+    keys = [_cache_key(config, s.name) for s in strategies]
+    todo = [s for s, k in zip(strategies, keys, strict=True) if k not in cache]
+    progress = progress_lines(args)
+    if todo:
+        if progress is not None:
+            progress(f"exact best response to {', '.join(s.name for s in todo)}: every flop, turn and river")
+        for result in exact_best_response(todo, config, progress=progress):
+            cache[_cache_key(config, result.strategy.name)] = result.to_dict()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(cache, indent=1))
+        except OSError as exc:
+            print(f"pokerlab: note: could not keep the results in {path}: {exc.strerror}", file=sys.stderr)
+    elif progress is not None:
+        progress(f"from the cache {path} (--no-cache recomputes)")
+    rows = [cache[k] for k in keys]
+    if args.json:
+        print(json.dumps({"game": args.game, "results": rows}))
+        return 0
+    print(
+        f"exact best response, game {args.game} (heads-up limit, blinds 5/10, bets 10/20, a bet and 3 raises)"
+    )
+    print(f"{'strategy':<24} {'mbb/g':>11} {'as big blind':>13} {'as button':>10} {'seconds':>8}")
+    for row in rows:
+        print(
+            f"{row['strategy']:<24} {row['mbb_per_game']:>11.4f} {row['chips_as_big_blind']:>13.4f} "
+            f"{row['chips_as_button']:>10.4f} {row['seconds']:>8.0f}"
+        )
+    print("(mbb/g: the best responder's mean over both seats; the seats' columns in chips per hand)")
+    return 0
+
+
+def add_commands(subparsers) -> None:
+    """Add ``exploit`` to the CLI's subcommands."""
+    p = subparsers.add_parser("exploit", help="exploitability (best response)", description=_EXPLOIT_DOC)
+    p.add_argument(
+        "--exact",
+        action="append",
+        required=True,
+        metavar="STRATEGY",
+        help="a strategy that ignores its cards: fold, call, raise, or a mix like call=0.5,raise=0.5 "
+        "(repeatable)",
+    )
+    p.add_argument(
+        "--game",
+        choices=sorted(GAMES),
+        default="acpc",
+        help="acpc: ACPC's holdem.limit.2p.reverse_blinds (default); ours: the papers' 10/20 game, the same",
+    )
+    p.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    p.add_argument("--no-cache", action="store_true", help="compute again even if the cache holds the figure")
+    add_progress_option(p)
+    p.set_defaults(func=cmd_exploit)
