@@ -11,9 +11,9 @@ of Zinkevich et al. 2006):
 Before the deal W_i = pot / n - committed_i exactly (every seat is dealt alike). The equity is exact with
 two cards or fewer to come (1,081 runouts at most) and, before the flop, the mean over fresh random
 boards per hand: an unbiased estimate of an expectation, independent of the real board, keeps every
-correction's mean at zero, so X stays exactly unbiased; only its variance grows a little (spec rule:
-never a fixed table with Monte Carlo error). With side pots W still judges the main pot only: unbiased,
-less reduction. Betting is not corrected at all: a player's skill stays in X.
+correction's mean at zero, so X stays exactly unbiased; only its variance grows a little. A fixed
+table with Monte Carlo error would instead be a systematic bias. With side pots W still judges the main
+pot only: unbiased, less reduction. Betting is not corrected at all: a player's skill stays in X.
 """
 
 from __future__ import annotations
