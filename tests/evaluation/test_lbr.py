@@ -1,6 +1,8 @@
 """Local best response (docs/exploitability.md): kernels against plain computations, the bounds
 against the exact best responses, and a target that tries to see cards it may not."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -136,3 +138,16 @@ def test_the_query_reaches_no_seat_cards():
     assert all(hole == NO_HOLE for hole, _ in Peeker.asked)
     # the copy LBR asks was never dealt a hand: it has no cards of its own to find
     assert len(Peeker.dealt) == hands
+
+
+def test_cli_prints_the_bound(capsys):
+    from pokerlab.interfaces.cli import main
+
+    assert main(["exploit", "fold", "--hands", "10", "--seed", "2", "--json", "--no-progress"]) == 0
+    row = json.loads(capsys.readouterr().out)["lbr"]
+    assert row["mbb_per_game"] == 750 and row["ci95"] == 0 and row["deals"] == 10 and row["seed"] == 2
+    assert main(["exploit", "loki1", "--hands", "10"]) == 2
+    assert "all-holdings policy query" in capsys.readouterr().err
+    assert main(["exploit", "call", "--exact", "call", "--hands", "10"]) == 2
+    assert main(["exploit", "call"]) == 2
+    assert "--hands" in capsys.readouterr().err
