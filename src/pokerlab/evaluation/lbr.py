@@ -12,7 +12,7 @@ tie probability of its holding against holding h with the rest of the board deal
   folding to the raise (one more query on the state after it), ``WP'`` the equity against the range of
   the holdings that do not fold, ``a`` the raise the target must call;
 
-and it plays the largest (a call where checking is free is never a fold). LBR is a legal strategy, so what
+and it plays the largest, never folding when checking is free. LBR is a legal strategy, so what
 it wins on average, over both seats of duplicate deals, is a lower bound on the target's exploitability.
 
 LBR is an `Agent` and plays through the arena's table like any other player. It never sees the target's
