@@ -25,6 +25,7 @@ from typing import NamedTuple
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.cards import NUM_CARDS, format_card, parse_cards
 from pokerlab.engine import ACTION_LETTERS, BOARD_SIZE, UNKNOWN, GameConfig, HandState, replay
+from pokerlab.engine.showdown import exact_split_nets
 from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
 
 #: The longest line the protocol allows, in bytes (without the line end).
@@ -482,30 +483,10 @@ def _short(text: str) -> str:
 def reference_values(state: HandState) -> list[float]:
     """What each position won or lost in the finished hand `state` as the reference counts it (its
     ``valueOfState``, ACPC protocol 2.0.0 reference server): a pot, or a side pot, tied by k winners is
-    split in k equal parts, fractions of a chip included (2.5 each where our engine gives the odd chip to
-    the first winner left of the button, Billings et al. 1998 §2), so a client's totals agree with the
-    reference dealer's. Chips, summing to 0.
-
-    Each side pot is a layer of what the positions put in, from the smallest amount up, contested by every
-    position that put chips into it (a folded one always loses it); a position's value is the sum, over
-    the layers it put chips into, of its share of the layer less its part in it.
+    split in k equal parts, fractions of a chip included (`exact_split_nets`: 2.5 each where our engine
+    gives the odd chip to the first winner left of the button), so a client's totals agree with the
+    reference dealer's. Chips.
     """
     if not state.showdown:  # uncontested: the winner takes what the others put in, as in our engine
         return [float(net) for net in state.nets]
-    folds, ranks = state.folds(), state.ranks
-    spent = list(state.committed)
-    values = [0.0] * state.n
-    layer_base = 0
-    for level in sorted({s for s in spent if s > 0}):
-        size = level - layer_base
-        inside = [p for p in range(state.n) if spent[p] >= level]
-        live = [p for p in inside if not folds[p]]
-        best = max((ranks[p] for p in live), default=None)
-        winners = [p for p in live if ranks[p] == best]
-        for p in inside:
-            if p in winners:
-                values[p] += size * (len(inside) - len(winners)) / len(winners)
-            else:
-                values[p] -= size
-        layer_base = level
-    return values
+    return exact_split_nets(state.committed, state.ranks)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from pokerlab.cards import format_card, parse_cards
 from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandRecord, record_of, replay
+from pokerlab.engine.showdown import exact_split_nets
 from pokerlab.errors import CorruptData, InvalidCards
 
 
@@ -56,7 +57,7 @@ def parse_acpc_state_line(line: str, config: GameConfig, stacks: list[int] | Non
     """Replay an ACPC STATE line under `config` (stacks default to the config's) into a record.
 
     The betting letters are replayed by the engine; the result's nets must match the line's when it has
-    them, else `CorruptData`.
+    them (ours, or the reference's with ties split exactly, `exact_split_nets`), else `CorruptData`.
     """
     parts = line.strip().split(":")
     if len(parts) < 4 or parts[0] != "STATE":
@@ -81,9 +82,13 @@ def parse_acpc_state_line(line: str, config: GameConfig, stacks: list[int] | Non
     state = replay(config, start, holes, board, actions)
     record = record_of(state, start, parts[5].split("|") if len(parts) > 5 else ())
     if len(parts) > 4 and parts[4]:
-        given = [int(float(v)) for v in parts[4].split("|")]
-        if given != list(record.nets):
-            raise CorruptData(f"the line's nets {given} differ from the replayed nets {list(record.nets)}")
+        given = [float(v) for v in parts[4].split("|")]
+        exact = exact_split_nets(state.committed, state.ranks) if state.showdown else record.nets
+        ours = given == list(record.nets)
+        reference = len(given) == n and all(abs(g - e) < 1e-5 for g, e in zip(given, exact, strict=True))
+        if not (ours or reference):  # the reference's log splits ties exactly and writes %.6f
+            shown = [int(g) if g.is_integer() else g for g in given]
+            raise CorruptData(f"the line's nets {shown} differ from the replayed nets {list(record.nets)}")
     return record
 
 
