@@ -34,8 +34,8 @@ from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed
 from pokerlab.interfaces.acpc.client import AcpcClient, DealerSilent, play
 from pokerlab.interfaces.acpc.client_results import ClientResults
 from pokerlab.interfaces.acpc.gamedef import (
+    ACPC_UNLIMITED_STACK,
     STANDARD_GAMES,
-    UNLIMITED_STACK,
     gamedef_of,
     parse_gamedef,
     standard_game_name,
@@ -204,6 +204,14 @@ def test_betting_with_the_reference_letters_replays_as_the_plain_one(betting, pl
         parse_matchstate(line(betting + "x"))
 
 
+def test_state_lines_read_the_reference_letters_too():
+    plain = "STATE:3:rc/crf:2c3c|AsAh/4c5c6c:-20|20:a|b"
+    lettered = "STATE:3:Bk/KbF:2c3c|AsAh/4c5c6c:-20|20:a|b"
+    assert parse_acpc_state_line(lettered, CONFIG) == parse_acpc_state_line(plain, CONFIG)
+    with pytest.raises(CorruptData, match=r"uses only f, c \(or k\), r \(or b\) and /"):
+        parse_acpc_state_line(lettered.replace("F", "x"), CONFIG)
+
+
 def test_the_client_plays_a_dealer_that_writes_b_and_k():
     lines = [
         "MATCHSTATE:0:0::AsKd|",  # the big blind heads-up: not our turn
@@ -356,7 +364,7 @@ def test_every_seat_has_a_stack_and_a_blind_where_the_reference_needs_them(playe
     assert gamedef_of(game.to_config(), players) == game
     assert ("stack = " in text) == (players > 4)  # the 2- and 3-player files stay ACPC's own
     if players > 4:
-        assert f"stack = {' '.join([str(UNLIMITED_STACK)] * players)}\n" in text
+        assert f"stack = {' '.join([str(ACPC_UNLIMITED_STACK)] * players)}\n" in text
     stacked = gamedef_of(GameConfig(stack=1000), players)
     assert parse_gamedef(stacked.to_text()).to_config() == GameConfig(stack=1000)
 

@@ -23,7 +23,7 @@ from pokerlab.errors import ConfigError
 
 _SEATS = ("blind", "stack")
 #: The stack the reference gives a seat its file names none for (C's INT32_MAX): the unlimited bankroll.
-UNLIMITED_STACK = 2**31 - 1
+ACPC_UNLIMITED_STACK = 2**31 - 1
 #: Seats the reference's reader gives that default stack without a stack line: only the first 4 (its
 #: ``readGame`` fills 4 and counts 4 read), so a game of 5 or more players must list every seat's stack.
 _DEFAULT_STACKS = 4
@@ -37,7 +37,7 @@ class GameDef:
 
     ``max_raises`` None means the file gives none (no cap); ``stacks`` None means no stack line (the
     unlimited bankroll of the limit games). The reference reads a file without a stack line only up to 4
-    players, so `to_text` writes that bankroll as `UNLIMITED_STACK` for every seat from 5 players on
+    players, so `to_text` writes that bankroll as `ACPC_UNLIMITED_STACK` for every seat from 5 players on
     (``stack = 2147483647 ...``, what the reference's default is), and `to_config` reads it back as none.
     """
 
@@ -59,7 +59,7 @@ class GameDef:
         lines = ["GAMEDEF", self.betting]
         stacks = self.stacks
         if stacks is None and self.players > _DEFAULT_STACKS:
-            stacks = (UNLIMITED_STACK,) * self.players
+            stacks = (ACPC_UNLIMITED_STACK,) * self.players
         lines += [f"stack = {_ints(stacks)}"] if stacks is not None else []
         lines += [
             f"numPlayers = {self.players}",
@@ -118,7 +118,7 @@ class GameDef:
             raise ConfigError(f"ACPC game: raiseSize must be small, small, big, big, got {_ints(sizes)}")
         cap, counts = _cap(self.max_raises)
         stack = None
-        if self.stacks is not None and self.stacks != (UNLIMITED_STACK,) * n:
+        if self.stacks is not None and self.stacks != (ACPC_UNLIMITED_STACK,) * n:
             if len(self.stacks) != n or len(set(self.stacks)) != 1:
                 raise ConfigError(
                     f"ACPC game: stacks must be one value for all {n} seats, got {_ints(self.stacks)}"
@@ -195,9 +195,9 @@ def gamedef_of(config: GameConfig, players: int) -> GameDef:
 
 def _stacks(stack: int | None, players: int) -> tuple[int, ...] | None:
     """The stack line of `players` seats of `stack` chips (None: the unlimited bankroll, written as
-    `UNLIMITED_STACK` a seat where the reference needs the line, from 5 players on)."""
+    `ACPC_UNLIMITED_STACK` a seat where the reference needs the line, from 5 players on)."""
     if stack is None:
-        return None if players <= _DEFAULT_STACKS else (UNLIMITED_STACK,) * players
+        return None if players <= _DEFAULT_STACKS else (ACPC_UNLIMITED_STACK,) * players
     return (stack,) * players
 
 

@@ -22,7 +22,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from pokerlab.actions import CALL, FOLD, RAISE
+from pokerlab.actions import LETTER_ACTIONS, RAISE
 from pokerlab.cards import NUM_CARDS, format_card, parse_cards
 from pokerlab.engine import ACTION_LETTERS, BOARD_SIZE, UNKNOWN, GameConfig, HandState, replay
 from pokerlab.engine.showdown import exact_split_nets
@@ -30,13 +30,6 @@ from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCard
 
 #: The longest line the protocol allows, in bytes (without the line end).
 MAX_LINE = 4096
-#: The action of each letter the reference reads (its ``charToAction``): ``f`` fold, ``c`` or ``k`` check or
-#: call, ``r`` or ``b`` bet or raise, in either case.
-LETTER_ACTIONS = {
-    letter: action
-    for letters, action in (("fF", FOLD), ("cCkK", CALL), ("rRbB", RAISE))
-    for letter in letters
-}
 _TOKEN = re.compile(r"([fcrbkFCRBK])(\d*)")
 _LIMIT_BETTING = frozenset(LETTER_ACTIONS) | {"/"}  # a betting string of these alone has no amounts to read
 _TEXT = tuple(format_card(c) for c in range(NUM_CARDS))  # the protocol's card texts ("As") by code

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pokerlab.actions import LETTER_ACTIONS
 from pokerlab.cards import format_card, parse_cards
-from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandRecord, record_of, replay
+from pokerlab.engine import UNKNOWN, GameConfig, HandRecord, record_of, replay
 from pokerlab.engine.showdown import exact_split_nets
 from pokerlab.errors import CorruptData, InvalidCards
 
@@ -74,10 +75,12 @@ def parse_acpc_state_line(line: str, config: GameConfig, stacks: list[int] | Non
         holes += codes or [UNKNOWN, UNKNOWN]
     board = [c for part in board_parts for c in parse_cards(part)]
     letters = betting.replace("/", "")
-    bad = set(letters) - set(ACTION_LETTERS)
+    bad = set(letters) - set(LETTER_ACTIONS)
     if bad:
-        raise CorruptData(f"betting {betting!r} holds {sorted(bad)}; limit betting uses only f, c, r and /")
-    actions = [(None, ACTION_LETTERS.index(letter)) for letter in letters]
+        raise CorruptData(
+            f"betting {betting!r} holds {sorted(bad)}; limit betting uses only f, c (or k), r (or b) and /"
+        )
+    actions = [(None, LETTER_ACTIONS[letter]) for letter in letters]
     start = list(stacks) if stacks is not None else [config.starting_stack()] * n
     state = replay(config, start, holes, board, actions)
     record = record_of(state, start, parts[5].split("|") if len(parts) > 5 else ())
