@@ -482,4 +482,8 @@ def reference_values(state: HandState) -> list[float]:
     """
     if not state.showdown:  # uncontested: the winner takes what the others put in, as in our engine
         return [float(net) for net in state.nets]
-    return exact_split_nets(state.committed, state.ranks)
+    ranks, committed = state.ranks, state.committed
+    best = max(ranks)
+    if ranks.count(best) == 1 and committed[ranks.index(best)] == max(committed):
+        return [float(net) for net in state.nets]  # one winner of every pot: nothing to split
+    return exact_split_nets(committed, ranks)
