@@ -14,8 +14,14 @@ its sandbox is up. RLCard: its
 ``limit-holdem`` environment with ``game_num_players`` n and its `RandomAgent` in every seat, playing whole
 hands through ``env.run(is_training=False)`` (what RL users call: encoded observations and trajectories
 for every seat). Each figure is the best of ``--repeats`` runs after a short warm-up (numba compilation,
-imports). Usage: ``python benchmarks/arena.py [--hands N] [--loki-hands N] [--seed S] [--repeats R]
-[--json]``.
+imports). Random players choose differently on each side (ours draw from their own generators among our
+legal actions, RLCard's `RandomAgent` from numpy's global state among its own), so hands differ in length:
+decisions per second are shown beside hands per second, and the ratio of each, as `benchmarks/engine.py`
+does for the engines. Decisions are counted outside the clock: ours from the hand store of an untimed
+written run of the same seeded hands (checked to end with the timed run's nets), RLCard's from the
+trajectories `env.run` returns (summing their lengths, in the loop, costs 0.1-0.2 us a hand: about 0.1 % of a
+heads-up hand). Usage:
+``python benchmarks/arena.py [--hands N] [--loki-hands N] [--seed S] [--repeats R] [--json]``.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import numpy as np
 import pokerlab
 from pokerlab.arena.output import ResultsWriter
 from pokerlab.arena.players import AgentSpec, IsolatedPlayer
+from pokerlab.arena.store import read_hands
 from pokerlab.arena.table import Table
 
 
@@ -64,27 +71,45 @@ def ours(
     return hands / elapsed
 
 
-def rlcard_env(n: int, hands: int, seed: int) -> float:
-    """Hands/s of RLCard's 'limit-holdem' environment with its RandomAgent in all n seats (env.run)."""
+def our_decisions(n: int, hands: int, seed: int) -> int:
+    """Decisions in the `hands` hands of `play_match` with n random players and `seed`, counted after the
+    clock: from the hand store of a written run (every action of every hand), which must end with the
+    nets of a plain run (a seeded match plays the same hands whether it writes or not, so the timed plain,
+    written and isolated runs of these arguments made exactly these decisions)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "match"
+        written = pokerlab.play_match(["random"] * n, hands=hands, seed=seed, out=out)
+        plain = pokerlab.play_match(["random"] * n, hands=hands, seed=seed)
+        assert np.array_equal(written.nets, plain.nets), "a written run played other hands than a plain one"
+        return sum(len(record.actions) for _, record in read_hands(out / "hands.sqlite"))
+
+
+def rlcard_env(n: int, hands: int, seed: int) -> tuple[float, float]:
+    """(hands/s, decisions/s) of RLCard's 'limit-holdem' environment with its RandomAgent in all n seats
+    (env.run). A seat's trajectory is its states and actions in turn, ending with a final state (2k + 1
+    entries for k decisions), so a hand's decisions are (the sum of its trajectories' lengths - n) / 2."""
     import rlcard
     from rlcard.agents import RandomAgent
 
     env = rlcard.make("limit-holdem", config={"game_num_players": n, "seed": seed})
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(n)])
     np.random.seed(seed)  # RLCard's RandomAgent draws from numpy's global generator: seeded for repeatability
+    entries = 0
     start = time.perf_counter()
     for _ in range(hands):
         trajectories, payoffs = env.run(is_training=False)
+        entries += sum(map(len, trajectories))
     elapsed = time.perf_counter() - start
     # the environment really seats n players, each dealt two cards, and pays all of them
     assert env.num_players == len(env.game.players) == len(payoffs) == len(trajectories) == n
     assert all(len(player.hand) == 2 for player in env.game.players)
-    return hands / elapsed
+    return hands / elapsed, (entries - n * hands) / 2 / elapsed
 
 
-def best(func, n: int, hands: int, seed: int, repeats: int, fresh_deals: bool = False, **kwargs) -> float:
-    """The best rate of `repeats` runs of func (after a 50-hand warm-up); with `fresh_deals` each run plays
-    other deals (seeds seed + 1, seed + 2, ...: Loki-1's caches would otherwise hold every board already)."""
+def best(func, n: int, hands: int, seed: int, repeats: int, fresh_deals: bool = False, **kwargs):
+    """The best rate of `repeats` runs of func (after a 50-hand warm-up), or the best (hands/s, decisions/s)
+    pair, by hands/s, where func returns pairs; with `fresh_deals` each run plays other deals (seeds
+    seed + 1, seed + 2, ...: Loki-1's caches would otherwise hold every board already)."""
     func(n, 50, seed, **kwargs)
     return max(func(n, hands, seed + (r + 1) * fresh_deals, **kwargs) for r in range(repeats))
 
@@ -213,13 +238,23 @@ def main() -> None:
         plain = best(ours, n, args.hands, args.seed, args.repeats)
         written = best(ours, n, args.hands, args.seed, args.repeats, write=True)
         per_hand, one_off = per_hand_write(n, args.hands, args.seed, args.repeats)
-        local, isolated, startup = paired_rates(n, max(200, args.hands // 10), args.seed, args.repeats)
-        peer = best(rlcard_env, n, args.hands, args.seed, args.repeats)
+        isolated_hands = max(200, args.hands // 10)
+        local, isolated, startup = paired_rates(n, isolated_hands, args.seed, args.repeats)
+        peer, peer_decisions = best(rlcard_env, n, args.hands, args.seed, args.repeats)
+        per_hand_decisions = our_decisions(n, args.hands, args.seed) / args.hands  # after the clocks
+        isolated_per_hand = our_decisions(n, isolated_hands, args.seed) / isolated_hands
         table[n] = {
             "pokerlab": plain,
             "pokerlab --out": written,
             "pokerlab --isolate": isolated,
             "rlcard env": peer,
+            "decisions/s": {
+                "pokerlab": plain * per_hand_decisions,
+                "pokerlab --out": written * per_hand_decisions,
+                "pokerlab --isolate": isolated * isolated_per_hand,
+                "rlcard env": peer_decisions,
+            },
+            "decisions per hand": {"pokerlab": per_hand_decisions, "rlcard env": peer_decisions / peer},
             "writing costs per hand": per_hand,
             "writing costs in all": plain / written - 1,
             "summary and plot (s)": one_off,
@@ -232,10 +267,21 @@ def main() -> None:
         print(json.dumps({"hands": args.hands, "seed": args.seed, "players": players, "loki1": loki}))
         return
     print(f"{args.hands:,} hands per run, seed {args.seed}, best of {args.repeats}, one core")
-    print(f"{'players':>7}  {'arena':<18}{'hands/s':>10}  {'ours / rlcard':>13}")
+    print("random players choose differently on each side, so hands differ in length: decisions/s too")
+    ratio = "ours / rlcard"
+    print(f"{'players':>7}  {'arena':<18}{'hands/s':>10}  {ratio:>13}{'decisions/s':>13}  {ratio:>13}")
     for n, row in table.items():
+        decisions = row["decisions/s"]
         for name in ("pokerlab", "pokerlab --out", "pokerlab --isolate", "rlcard env"):
-            print(f"{n:>7}  {name:<18}{row[name]:>10,.0f}  {row[name] / row['rlcard env']:>12.2f}x")
+            print(
+                f"{n:>7}  {name:<18}{row[name]:>10,.0f}  {row[name] / row['rlcard env']:>12.2f}x"
+                f"{decisions[name]:>13,.0f}  {decisions[name] / decisions['rlcard env']:>12.2f}x"
+            )
+        per_hand = row["decisions per hand"]
+        print(
+            f"{n:>7}  decisions per hand: {per_hand['pokerlab']:.2f} ours, {per_hand['rlcard env']:.2f} "
+            f"rlcard (the isolated runs: {max(200, args.hands // 10):,} hands each)"
+        )
         print(
             f"{n:>7}  writing every hand costs {row['writing costs per hand']:+.0%} per hand (the difference "
             f"of {args.hands:,} and {2 * args.hands:,} hands), {row['writing costs in all']:+.0%} in all at "

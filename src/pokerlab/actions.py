@@ -11,6 +11,14 @@ from enum import IntEnum
 FOLD, CALL, RAISE = 0, 1, 2
 #: ACPC letters of the actions: fold, call (or check), raise (or bet).
 ACTION_LETTERS = "fcr"
+#: The action of each letter the ACPC reference server reads (its ``charToAction``), what we read too:
+#: ``f`` fold, ``c`` or ``k`` check or call, ``r`` or ``b`` bet or raise, in either case (we write only
+#: `ACTION_LETTERS`).
+LETTER_ACTIONS = {
+    letter: action
+    for letters, action in (("fF", FOLD), ("cCkK", CALL), ("rRbB", RAISE))
+    for letter in letters
+}
 
 
 def check_or_fold(to_call: int) -> int:

@@ -21,13 +21,13 @@ def view_to_act(actions=()):
 
 
 def test_registry_and_lineups():
-    assert {"random", "call", "raise", "human"} <= set(agent_names())
+    assert {"random", "call", "raise", "fold", "human"} <= set(agent_names())
     assert make_agent("call").name == "call"
     assert parse_lineup("random:8,call,raise") == ["random"] * 8 + ["call", "raise"]
     with pytest.raises(
         ConfigError,
-        match="unknown agent .nobody.; known agents: .*call, human, loki1.*"
-        "families: bw:ARG, switch:ARG, td:ARG",
+        match="unknown agent .nobody.; known agents: .*call, fold, human, loki1.*"
+        "families: bw:ARG, mix:ARG, switch:ARG, td:ARG",
     ):
         parse_lineup("nobody")
     with pytest.raises(ConfigError, match="bad count"):

@@ -238,6 +238,12 @@ _BASIC = {"bpl": "loose", "bpm": "moderate", "bpt": "tight"}
 register("random", "pokerlab.agents.simple:RandomAgent")
 register("call", "pokerlab.agents.simple:CallAgent")
 register("raise", "pokerlab.agents.simple:RaiseAgent")
+register("fold", "pokerlab.agents.simple:FoldAgent")
+register_family(
+    "mix",
+    "pokerlab.agents.simple:MixAgent",
+    "fixed fold/call/raise probabilities whatever the cards (mix:call=0.5,raise=0.5)",
+)
 register("human", "pokerlab.agents.human:HumanAgent")
 for _name in (  # pokerlab.programs.loki1.VARIANTS (a test keeps the two alike)
     "loki1",

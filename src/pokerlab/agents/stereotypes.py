@@ -12,6 +12,11 @@ facing a raise (two bets or more this round), continues only with a third. After
 x = x1^n, x1 the hand strength against one random holding and n the opponents still in: bet or raise from
 one x, continue from another, facing a raise continue only from a third; checked to, it bets with a
 bluffing probability. The numbers are [OUR CHOICE] (docs/barone-while.md §9); Barone & While give only words.
+
+A stereotype's decision is a function of its hole and the public view (its only random draw is the bluff),
+so it answers the all-holdings policy query (`pokerlab.agents.policy`): `action_probabilities` is the plain
+rule for one view, `policy_for_holdings` the same for all 1,326 holdings at once (one ranking of the
+holdings per board); the tests compare the two.
 """
 
 from __future__ import annotations
@@ -19,11 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+import numpy as np
+
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
+from pokerlab.agents.policy import board_clash
 from pokerlab.analysis.income_rate import shipped_table
-from pokerlab.analysis.starting_hands import type_of_codes
-from pokerlab.analysis.strength import uniform_strength
+from pokerlab.analysis.starting_hands import HOLDING_TYPE, STARTING_HANDS, type_of_codes
+from pokerlab.analysis.strength import uniform_holding_strengths, uniform_strength
 from pokerlab.engine import PREFLOP, SeatView
 from pokerlab.errors import ConfigError
 from pokerlab.modeling.holding_values import sorted_income_rates
@@ -105,3 +113,65 @@ class StereotypeAgent(Agent):
         if raised and x < style.raised_x:
             return FOLD
         return CALL if x >= style.continue_x else FOLD
+
+    def action_probabilities(self, view: SeatView) -> tuple[float, float, float]:
+        """(fold, call, raise) that `act` plays on `view` (its hole): 0/1 but for the bluff; draws nothing."""
+        style = self.style
+        can_raise = RAISE in view.legal_actions
+        raised = view.raises >= RAISED and view.to_call > 0
+        one = {FOLD: (1.0, 0.0, 0.0), CALL: (0.0, 1.0, 0.0), RAISE: (0.0, 0.0, 1.0)}
+        if view.round == PREFLOP:
+            table = income_rate_table_players(view.players)
+            rate = shipped_table(table).income_rate[type_of_codes(*view.hole)]
+            if can_raise and rate >= income_rate_cutoff(table, style.raise_fraction):
+                return one[RAISE]
+            if raised:
+                return one[CALL if rate >= income_rate_cutoff(table, style.raised_fraction) else FOLD]
+            return one[
+                CALL if view.to_call == 0 or rate >= income_rate_cutoff(table, style.play_fraction) else FOLD
+            ]
+        x = uniform_strength(view.hole, view.board) ** (view.active_players - 1)
+        if can_raise and x >= style.raise_x:
+            return one[RAISE]
+        if view.to_call == 0:
+            bluff = style.bluff if can_raise else 0.0
+            return (0.0, 1.0 - bluff, bluff)
+        if raised and x < style.raised_x:
+            return one[FOLD]
+        return one[CALL if x >= style.continue_x else FOLD]
+
+    def policy_for_holdings(self, view: SeatView) -> np.ndarray:
+        """The all-holdings policy query: `action_probabilities` for every holding (the view's hole
+        ignored), 0 rows for holdings that meet the board."""
+        style = self.style
+        can_raise = RAISE in view.legal_actions
+        raised = view.raises >= RAISED and view.to_call > 0
+        out = np.zeros((len(HOLDING_TYPE), 3))
+        if view.round == PREFLOP:
+            table = income_rate_table_players(view.players)
+            rates = shipped_table(table).income_rate
+            rate = np.array([rates[name] for name in STARTING_HANDS], dtype=float)[HOLDING_TYPE]
+            raise_ = can_raise & (rate >= income_rate_cutoff(table, style.raise_fraction))
+            if raised:
+                go_on = rate >= income_rate_cutoff(table, style.raised_fraction)
+            else:
+                go_on = np.full(rate.shape, view.to_call == 0) | (
+                    rate >= income_rate_cutoff(table, style.play_fraction)
+                )
+            out[:, RAISE] = raise_
+            out[:, CALL] = ~raise_ & go_on
+            out[:, FOLD] = ~raise_ & ~go_on
+        else:
+            x = np.nan_to_num(uniform_holding_strengths(view.board)) ** (view.active_players - 1)
+            raise_ = can_raise & (x >= style.raise_x)
+            if view.to_call == 0:
+                bluff = style.bluff if can_raise else 0.0
+                out[:, RAISE] = np.where(raise_, 1.0, bluff)
+                out[:, CALL] = np.where(raise_, 0.0, 1.0 - bluff)
+            else:
+                go_on = ~(raised & (x < style.raised_x)) & (x >= style.continue_x)
+                out[:, RAISE] = raise_
+                out[:, CALL] = ~raise_ & go_on
+                out[:, FOLD] = ~raise_ & ~go_on
+        out[board_clash(view.board)] = 0.0
+        return out

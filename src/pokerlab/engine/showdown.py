@@ -55,3 +55,30 @@ def settle(committed: list[int], ranks: list[int]) -> list[int]:
             winnings[i] += share
         winnings[winners[0]] += odd
     return winnings
+
+
+def exact_split_nets(committed: list[int], ranks: list[int]) -> list[float]:
+    """Each position's net (chips, summing to 0) where every pot is split in exactly equal parts, fractions
+    of a chip included, as the ACPC reference server counts a showdown (its ``valueOfState``): 2.5 and 2.5
+    where `settle` gives the odd chip to the first winner.
+
+    ``committed`` and ``ranks`` as `settle` takes them. The pots are the layers of what the positions put
+    in, from the smallest amount up, each contested by every position that put chips into it (a folded one
+    loses its part); a position's net is, over the layers it put chips into, its share of the layer won
+    less its part in it.
+    """
+    n = len(committed)
+    nets = [0.0] * n
+    below = 0
+    for level in sorted({c for c in committed if c > 0}):
+        size = level - below
+        inside = [i for i in range(n) if committed[i] >= level]
+        best = max(ranks[i] for i in inside)
+        winners = [i for i in inside if ranks[i] == best and best > 0]
+        for i in inside:
+            if i in winners:
+                nets[i] += size * (len(inside) - len(winners)) / len(winners)
+            else:
+                nets[i] -= size
+        below = level
+    return nets

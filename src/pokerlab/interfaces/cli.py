@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "pokerlab.programs.barone_while.commands",  # show-player
     "pokerlab.programs.td.commands",  # train td and its studies
     "pokerlab.evaluation.commands",  # exploit
+    "pokerlab.evaluation.evaluate_commands",  # evaluate
     "pokerlab.interfaces.history",  # history replay, export, show
     "pokerlab.interfaces.web.commands",  # serve
     "pokerlab.interfaces.acpc.commands",  # acpc play, dealer, match

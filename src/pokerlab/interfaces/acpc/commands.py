@@ -48,6 +48,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from pokerlab.interfaces.acpc.client import play
 
     config = _config(args)
+    if args.timeout is not None and not args.timeout > 0:
+        raise ConfigError(f"--timeout takes positive seconds, got {args.timeout:g}")
     report = play(
         make_agent(args.agent),
         config,
@@ -58,12 +60,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.out,
         args.agent,
         args.poll_us / 1e6,
+        _players(args),
+        args.seating,
+        args.timeout,
     )
     if args.log:
         with open(args.log, "w") as f:
             f.writelines(line + "\n" for line in report.finals)
     sb = report.net / config.small_bet / report.hands if report.hands else 0.0
-    print(f"{report.hands} hands, net {report.net:+d} chips ({sb:+.3f} sb/hand), {report.warnings} warnings")
+    net = f"{report.net:+.0f}" if float(report.net).is_integer() else f"{report.net:+.2f}"
+    print(f"{report.hands} hands, net {net} chips ({sb:+.3f} sb/hand), {report.warnings} warnings")
     if args.out:
         print(f"results in {args.out}")
     return 0
@@ -71,8 +77,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _dealer(args, names, on_ports, duplicate, programs=None):
     from pokerlab.interfaces.acpc.dealer import run_dealer
+    from pokerlab.interfaces.acpc.matchstate import protocol_name
 
     config = _config(args)
+    names = [
+        protocol_name(name) for name in names
+    ]  # a cmd: agent's words: no ':', '|' or spaces in STATE lines
     if len(names) != _players(args):
         raise ConfigError(f"the game has {_players(args)} players, got {len(names)} names")
     return run_dealer(
@@ -215,6 +225,19 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--log", help="write the final state line of every hand here")
     p.add_argument("--out", help="our results folder: every hand this client finished")
     p.add_argument("--poll-us", type=float, default=0.0, help=_POLL_HELP + " (default 0)")
+    p.add_argument(
+        "--seating",
+        choices=("auto", "rotate", "fixed"),
+        default="auto",
+        help="how a dealer that names no seats seats the players: the reference dealer's rotation, its -f "
+        "(fixed seats), or auto: told apart by this client's position in the second hand (default auto)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=600.0,
+        help="seconds to wait for the dealer's next line before the client stops (default 600)",
+    )
     p.add_argument("host")
     p.add_argument("port", type=int)
     p.set_defaults(func=cmd_play)

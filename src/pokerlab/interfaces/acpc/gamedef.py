@@ -22,6 +22,11 @@ from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
 
 _SEATS = ("blind", "stack")
+#: The stack the reference gives a seat its file names none for (C's INT32_MAX): the unlimited bankroll.
+ACPC_UNLIMITED_STACK = 2**31 - 1
+#: Seats the reference's reader gives that default stack without a stack line: only the first 4 (its
+#: ``readGame`` fills 4 and counts 4 read), so a game of 5 or more players must list every seat's stack.
+_DEFAULT_STACKS = 4
 _ROUNDS = ("raiseSize", "firstPlayer", "maxRaises", "numBoardCards")
 _SCALARS = ("numPlayers", "numRounds", "numSuits", "numRanks", "numHoleCards")
 
@@ -31,7 +36,9 @@ class GameDef:
     """One ACPC game definition as written: per-seat and per-round tuples, ``first_player`` 1-based.
 
     ``max_raises`` None means the file gives none (no cap); ``stacks`` None means no stack line (the
-    unlimited bankroll of the limit games).
+    unlimited bankroll of the limit games). The reference reads a file without a stack line only up to 4
+    players, so `to_text` writes that bankroll as `ACPC_UNLIMITED_STACK` for every seat from 5 players on
+    (``stack = 2147483647 ...``, what the reference's default is), and `to_config` reads it back as none.
     """
 
     betting: str
@@ -50,7 +57,10 @@ class GameDef:
     def to_text(self) -> str:
         """The definition in the ACPC file format (what `parse_gamedef` reads back)."""
         lines = ["GAMEDEF", self.betting]
-        lines += [f"stack = {_ints(self.stacks)}"] if self.stacks is not None else []
+        stacks = self.stacks
+        if stacks is None and self.players > _DEFAULT_STACKS:
+            stacks = (ACPC_UNLIMITED_STACK,) * self.players
+        lines += [f"stack = {_ints(stacks)}"] if stacks is not None else []
         lines += [
             f"numPlayers = {self.players}",
             f"numRounds = {self.rounds}",
@@ -108,7 +118,7 @@ class GameDef:
             raise ConfigError(f"ACPC game: raiseSize must be small, small, big, big, got {_ints(sizes)}")
         cap, counts = _cap(self.max_raises)
         stack = None
-        if self.stacks is not None:
+        if self.stacks is not None and self.stacks != (ACPC_UNLIMITED_STACK,) * n:
             if len(self.stacks) != n or len(set(self.stacks)) != 1:
                 raise ConfigError(
                     f"ACPC game: stacks must be one value for all {n} seats, got {_ints(self.stacks)}"
@@ -179,8 +189,16 @@ def gamedef_of(config: GameConfig, players: int) -> GameDef:
         13,
         2,
         (0, 3, 1, 1),
-        None if config.stack is None else (config.stack,) * players,
+        _stacks(config.stack, players),
     )
+
+
+def _stacks(stack: int | None, players: int) -> tuple[int, ...] | None:
+    """The stack line of `players` seats of `stack` chips (None: the unlimited bankroll, written as
+    `ACPC_UNLIMITED_STACK` a seat where the reference needs the line, from 5 players on)."""
+    if stack is None:
+        return None if players <= _DEFAULT_STACKS else (ACPC_UNLIMITED_STACK,) * players
+    return (stack,) * players
 
 
 def parse_gamedef(text: str) -> GameDef:

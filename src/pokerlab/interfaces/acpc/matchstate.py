@@ -1,9 +1,10 @@
 """ACPC MATCHSTATE lines: parse, format, and replay them through the engine to see whose turn it is.
 
 A line is ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` (ACPC protocol 2.0.0): ``betting`` holds the
-actions of each round separated by '/', ``f``, ``c`` and
-``r`` (no-limit games add the raise-to amount, ``r250``); ``cards`` holds each position's hole cards
-separated by '|' (empty where unseen) and then, after '/', the board cards of each round dealt. Lines
+actions of each round separated by '/', ``f``, ``c`` and ``r`` (no-limit games add the raise-to amount,
+``r250``; read as the reference reads them, ``k`` a check or call and ``b`` a bet or raise too, in either
+case: `LETTER_ACTIONS`, `read_action`); ``cards`` holds each position's hole cards separated by '|'
+(empty where unseen) and then, after '/', the board cards of each round dealt. Lines
 longer than `MAX_LINE` bytes are refused, as the protocol's fixed buffers do.
 
 Whose turn it is is never read from the line: the betting is replayed by our engine with the unseen
@@ -21,14 +22,16 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from pokerlab.actions import LETTER_ACTIONS, RAISE
 from pokerlab.cards import NUM_CARDS, format_card, parse_cards
 from pokerlab.engine import ACTION_LETTERS, BOARD_SIZE, UNKNOWN, GameConfig, HandState, replay
+from pokerlab.engine.showdown import exact_split_nets
 from pokerlab.errors import ConfigError, CorruptData, IllegalAction, InvalidCards, PokerlabError
 
 #: The longest line the protocol allows, in bytes (without the line end).
 MAX_LINE = 4096
-_TOKEN = re.compile(r"([fcr])(\d*)")
-_LIMIT_BETTING = frozenset("fcr/")  # a betting string of these alone has no amounts to read
+_TOKEN = re.compile(r"([fcrbkFCRBK])(\d*)")
+_LIMIT_BETTING = frozenset(LETTER_ACTIONS) | {"/"}  # a betting string of these alone has no amounts to read
 _TEXT = tuple(format_card(c) for c in range(NUM_CARDS))  # the protocol's card texts ("As") by code
 _CODES = {text: c for c, text in enumerate(_TEXT)}
 #: The cards of a field of no card, one card or two different cards (hole cards, turn, river), by its text
@@ -86,9 +89,10 @@ class MatchState(NamedTuple):
                 m = _TOKEN.match(text, pos)
                 if m is None:
                     raise CorruptData(f"betting {self.betting!r}: unknown action at {text[pos:]!r}")
-                if m.group(2) and m.group(1) != "r":
+                action = LETTER_ACTIONS[m.group(1)]
+                if m.group(2) and action != RAISE:
                     raise CorruptData(f"betting {self.betting!r}: only a raise carries an amount")
-                out.append((r, ACTION_LETTERS.index(m.group(1)), int(m.group(2)) if m.group(2) else None))
+                out.append((r, action, int(m.group(2)) if m.group(2) else None))
                 pos = m.end()
         return out
 
@@ -292,7 +296,7 @@ def _act_letters(state: HandState, betting: str, start: int) -> bool:
     for letter in betting[start:]:
         if letter == "/":
             continue
-        action = ACTION_LETTERS.find(letter)
+        action = LETTER_ACTIONS.get(letter, -1)
         if action < 0 or state.is_over:  # an unknown letter, or an action after the end
             return False
         try:
@@ -302,6 +306,31 @@ def _act_letters(state: HandState, betting: str, start: int) -> bool:
         if cards < BOARD_SIZE[state.round] and not state.is_over:  # a round whose cards are not dealt
             return False
     return state.is_over or min(state.round, 3) == betting.count("/")
+
+
+_NAME_BREAKERS = re.compile(r"[:|\s\x00-\x1f\x7f]+")
+
+
+def protocol_name(name: str) -> str:
+    """`name` as a player's name in the protocol's STATE and SCORE lines: each run of what would break
+    their fields (':' between fields, '|' between players, whitespace, which log readers split on, and
+    control characters) becomes one '_' (an empty name is '_').
+
+    >>> protocol_name('cmd:"./mybot --flag"'), protocol_name("a|b"), protocol_name("loki1")
+    ('cmd_"./mybot_--flag"', 'a_b', 'loki1')
+    """
+    return _NAME_BREAKERS.sub("_", name) or "_"
+
+
+def read_action(answer: str) -> int | None:
+    """The action of an answer's text after the state and its ':' as the reference reads it: the first
+    character is the action (`LETTER_ACTIONS`: ``f``, ``c``/``k``, ``r``/``b``, either case), anything after
+    it in a limit game ignored; None for an empty answer or an unknown letter.
+
+    >>> read_action("b"), read_action("K"), read_action("c thinking"), read_action("x")
+    (2, 1, 1, None)
+    """
+    return LETTER_ACTIONS.get(answer[:1])
 
 
 def parse_matchstate(line: str) -> MatchState:
@@ -442,3 +471,19 @@ class HandLines:
 
 def _short(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def reference_values(state: HandState) -> list[float]:
+    """What each position won or lost in the finished hand `state` as the reference counts it (its
+    ``valueOfState``, ACPC protocol 2.0.0 reference server): a pot, or a side pot, tied by k winners is
+    split in k equal parts, fractions of a chip included (`exact_split_nets`: 2.5 each where our engine
+    gives the odd chip to the first winner left of the button), so a client's totals agree with the
+    reference dealer's. Chips.
+    """
+    if not state.showdown:  # uncontested: the winner takes what the others put in, as in our engine
+        return [float(net) for net in state.nets]
+    ranks, committed = state.ranks, state.committed
+    best = max(ranks)
+    if ranks.count(best) == 1 and committed[ranks.index(best)] == max(committed):
+        return [float(net) for net in state.nets]  # one winner of every pot: nothing to split
+    return exact_split_nets(committed, ranks)

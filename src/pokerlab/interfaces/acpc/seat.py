@@ -12,7 +12,9 @@ lines the table makes for it (`begin`, `tell`) as others take their notification
   down); only the actor's answer is read. A seat's lines are queued and sent together when it is to act
   next, or when the session ends (one message instead of one per action: the same lines, in the same
   order; a hand's last line goes with the next hand's first);
-* an answer is the line sent, ':' and an action; comment lines (``#``, ``;``) are skipped;
+* an answer is the line sent, ':' and an action, read as the reference reads it (`read_action`: ``f``,
+  ``c`` or ``k``, ``r`` or ``b``, either case, anything after the letter ignored); comment lines (``#``,
+  ``;``) are skipped;
 * a deadline per action and a time budget per hand, and the connect limit for the client to connect,
   say VERSION and read its lines (the dealer never blocks on a full socket).
 
@@ -33,12 +35,11 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from pokerlab.actions import ACTION_LETTERS
 from pokerlab.arena.players import AgentFailure, Disconnected, Timeout
 from pokerlab.arena.sandbox import stop
 from pokerlab.engine import SeatView
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
-from pokerlab.interfaces.acpc.matchstate import MAX_LINE
+from pokerlab.interfaces.acpc.matchstate import MAX_LINE, read_action
 
 #: Seconds a seat's program may take to exit once its session is closed, before its process group is killed.
 EXIT_GRACE = 2.0
@@ -46,7 +47,6 @@ EXIT_GRACE = 2.0
 ENDED_WAIT = 0.5
 #: Seconds between looks at a seat's program while the seat waits for it to connect.
 _LOOK_EVERY = 0.05
-_ACTIONS = {letter: action for action, letter in enumerate(ACTION_LETTERS)}  # an answer's action letter
 
 
 class AcpcPlayer:
@@ -207,9 +207,9 @@ class AcpcPlayer:
                     raise AgentFailure(f"sent a line over {MAX_LINE} bytes") from None
                 if line is None:
                     raise self._late(limit)
-                state, _, answer = line.rpartition(":")
-                if state == self.last:
-                    return self._action(answer, view)
+                if line.startswith(self.last) and line[len(self.last) : len(self.last) + 1] == ":":
+                    return self._action(line[len(self.last) + 1 :], view)
+                state = line.rpartition(":")[0]
                 if line and line[0] not in "#;" and state not in self.asked:  # else a comment, or late
                     if line.startswith("MATCHSTATE:"):
                         raise AgentFailure(f"answered a state it was not asked to act in: {line[:60]!r}")
@@ -229,9 +229,9 @@ class AcpcPlayer:
         return Timeout(f"ran out of the hand's {self.hand_timeout} s")
 
     def _action(self, answer: str, view: SeatView) -> int:
-        action = _ACTIONS.get(answer)
+        action = read_action(answer)
         if action is None:
-            raise AgentFailure(f"answered {answer[:20]!r}, not f, c or r")
+            raise AgentFailure(f"answered {answer[:20]!r}, not f, c/k or r/b")
         if action not in view.legal_actions:
             raise AgentFailure(f"answered {answer!r}, not legal here")
         return action

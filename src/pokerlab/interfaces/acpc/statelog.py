@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pokerlab.actions import LETTER_ACTIONS
 from pokerlab.cards import format_card, parse_cards
-from pokerlab.engine import ACTION_LETTERS, UNKNOWN, GameConfig, HandRecord, record_of, replay
+from pokerlab.engine import UNKNOWN, GameConfig, HandRecord, record_of, replay
+from pokerlab.engine.showdown import exact_split_nets
 from pokerlab.errors import CorruptData, InvalidCards
 
 
@@ -56,7 +58,7 @@ def parse_acpc_state_line(line: str, config: GameConfig, stacks: list[int] | Non
     """Replay an ACPC STATE line under `config` (stacks default to the config's) into a record.
 
     The betting letters are replayed by the engine; the result's nets must match the line's when it has
-    them, else `CorruptData`.
+    them (ours, or the reference's with ties split exactly, `exact_split_nets`), else `CorruptData`.
     """
     parts = line.strip().split(":")
     if len(parts) < 4 or parts[0] != "STATE":
@@ -73,17 +75,23 @@ def parse_acpc_state_line(line: str, config: GameConfig, stacks: list[int] | Non
         holes += codes or [UNKNOWN, UNKNOWN]
     board = [c for part in board_parts for c in parse_cards(part)]
     letters = betting.replace("/", "")
-    bad = set(letters) - set(ACTION_LETTERS)
+    bad = set(letters) - set(LETTER_ACTIONS)
     if bad:
-        raise CorruptData(f"betting {betting!r} holds {sorted(bad)}; limit betting uses only f, c, r and /")
-    actions = [(None, ACTION_LETTERS.index(letter)) for letter in letters]
+        raise CorruptData(
+            f"betting {betting!r} holds {sorted(bad)}; limit betting uses only f, c (or k), r (or b) and /"
+        )
+    actions = [(None, LETTER_ACTIONS[letter]) for letter in letters]
     start = list(stacks) if stacks is not None else [config.starting_stack()] * n
     state = replay(config, start, holes, board, actions)
     record = record_of(state, start, parts[5].split("|") if len(parts) > 5 else ())
     if len(parts) > 4 and parts[4]:
-        given = [int(float(v)) for v in parts[4].split("|")]
-        if given != list(record.nets):
-            raise CorruptData(f"the line's nets {given} differ from the replayed nets {list(record.nets)}")
+        given = [float(v) for v in parts[4].split("|")]
+        exact = exact_split_nets(state.committed, state.ranks) if state.showdown else record.nets
+        ours = given == list(record.nets)
+        reference = len(given) == n and all(abs(g - e) < 1e-5 for g, e in zip(given, exact, strict=True))
+        if not (ours or reference):  # the reference's log splits ties exactly and writes %.6f
+            shown = [int(g) if g.is_integer() else g for g in given]
+            raise CorruptData(f"the line's nets {shown} differ from the replayed nets {list(record.nets)}")
     return record
 
 
