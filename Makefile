@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test run bench lint docs tables preflop-tables clean browser postgres sandbox
+.PHONY: test reproduce run bench lint docs tables preflop-tables clean browser postgres sandbox
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,11 @@ run: $(STAMP) sandbox
 	$(VENV)/bin/pokerlab demo
 	rm -rf results/loki-ablation-200  # a results folder takes one run; make run starts afresh
 	$(VENV)/bin/pokerlab experiment loki-ablation --deals 200 --seed 1 --workers 2 --out results/loki-ablation-200
+
+# the tests that re-make a published figure in full (Johanson et al. 2011's Table 1 ...): minutes each, so
+# `make test` and CI skip them and say so
+reproduce: $(STAMP)
+	$(PY) -m pytest -q --reproduce -m reproduction
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(PY) $$f || exit 1; done

@@ -72,7 +72,7 @@ def test_always_fold_concedes_the_blinds():
     assert result.mbb_per_game == 750.0
 
 
-@pytest.mark.slow
+@pytest.mark.reproduction
 def test_kernel_matches_the_plain_recursion_with_raises():
     config = GameConfig(max_raises=1)
     strategy = FixedStrategy(fold=0.2, call=0.4, raise_=0.4)
@@ -115,7 +115,7 @@ def test_cli_reads_a_figure_from_the_cache(tmp_path, monkeypatch, capsys):
     assert "from the cache" in captured.err
 
 
-@pytest.mark.slow
+@pytest.mark.reproduction
 def test_johanson_2011_table_1(tmp_path, monkeypatch, capsys):
     """Always-fold 750, always-call 1,163.48, always-raise 3,697.69, 50/50 call-raise 2,406.55 mbb/g
     (Johanson et al. 2011, Table 1), in ACPC's game (our default game); a few minutes on two cores."""
