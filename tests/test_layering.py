@@ -37,7 +37,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("programs",),
     ("arena",),
     ("programs+",),
-    ("evaluation",),
+    ("evaluation", "envs"),  # envs: Gymnasium and PettingZoo over the arena's table
     ("interfaces",),
     (PACKAGE, "__main__"),  # the root package: the everyday names, for users only
 )
