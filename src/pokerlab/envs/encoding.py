@@ -40,28 +40,60 @@ def action_mask(view: SeatView) -> np.ndarray:
     return np.array([FOLD in legal, CALL in legal, RAISE in legal], dtype=np.int8)
 
 
-def observation(view: SeatView) -> np.ndarray:
-    """The vector of the module doc for `view` (money in the config's small bets)."""
+def _public(view: SeatView) -> tuple[list[int], list[bool]]:
+    """(chips each position put in during the hand, whether each folded), read once from the records."""
+    committed = list(view.blinds)
+    folded = [False] * view.players
+    for record in view.actions:
+        committed[record.position] += record.amount
+        if record.action == FOLD:
+            folded[record.position] = True
+    return committed, folded
+
+
+def _vector(view: SeatView, mask: np.ndarray, committed: list[int], folded: list[bool]) -> np.ndarray:
     obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    unit = float(view.config.small_bet)
-    obs[list(view.hole)] = 1.0
-    if view.board:
-        obs[[52 + c for c in view.board]] = 1.0
+    unit = view.config.small_bet
+    n = view.players
+    hole = view.hole
+    obs[hole[0]] = obs[hole[1]] = 1.0
+    for card in view.board:
+        obs[52 + card] = 1.0
     obs[104 + min(view.round, 3)] = 1.0
     obs[108 + view.position] = 1.0
-    obs[118] = view.players / MAX_SEATS
-    obs[119] = view.pot / unit
-    obs[120] = view.to_call / unit
-    obs[121] = view.raises
-    obs[122] = -1.0 if view.raises_left is None else view.raises_left
-    obs[123 : 123 + view.players] = np.asarray(view.committed, dtype=np.float32) / unit
-    obs[133 : 133 + view.players] = view.folded
-    obs[149:152] = action_mask(view)
+    left = view.raises_left
+    obs[118:123] = (
+        n / MAX_SEATS,
+        view.pot / unit,
+        view.to_call / unit,
+        view.raises,
+        -1 if left is None else left,
+    )
+    obs[123 : 123 + n] = [c / unit for c in committed]
+    obs[133 : 133 + n] = folded
+    obs[149:152] = mask
     return obs
+
+
+def observation(view: SeatView) -> np.ndarray:
+    """The vector of the module doc for `view` (money in the config's small bets)."""
+    return _vector(view, action_mask(view), *_public(view))
+
+
+def encode(view: SeatView) -> tuple[np.ndarray, np.ndarray, dict]:
+    """(observation, action mask, the view in plain form) of `view`, its records read once."""
+    mask = action_mask(view)
+    committed, folded = _public(view)
+    return _vector(view, mask, committed, folded), mask, _plain(view, committed, folded)
 
 
 def view_dict(view: SeatView) -> dict:
     """The view in plain form (ints, lists, strings): what `info["view"]` carries."""
+    return _plain(view, *_public(view))
+
+
+def _plain(view: SeatView, committed: list[int], folded: list[bool]) -> dict:
+    starting = view.starting_stacks
     return {
         "position": view.position,
         "players": view.players,
@@ -74,9 +106,9 @@ def view_dict(view: SeatView) -> dict:
         "raises_left": view.raises_left,
         "legal_actions": list(view.legal_actions),
         "betting": view.betting,
-        "committed": list(view.committed),
-        "folded": list(view.folded),
+        "committed": committed,
+        "folded": folded,
         "seats": list(view.seats),
-        "stacks": None if view.stacks is None else list(view.stacks),
+        "stacks": None if starting is None else [s - c for s, c in zip(starting, committed, strict=True)],
         "small_bet": view.config.small_bet,
     }

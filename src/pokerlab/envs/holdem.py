@@ -22,7 +22,7 @@ from pokerlab.arena.players import AgentSpec, LocalPlayer
 from pokerlab.arena.seating import ring_positions
 from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState, seat_view
-from pokerlab.envs.encoding import OBSERVATION_SIZE, action_mask, observation, view_dict
+from pokerlab.envs.encoding import OBSERVATION_SIZE, encode
 from pokerlab.errors import ConfigError, IllegalAction
 
 ACTION_NAMES = ("FOLD", "CALL", "RAISE")
@@ -100,8 +100,10 @@ class HoldemEnv(gym.Env):
     def _view(self):
         return seat_view(self.state, self.position, self.seats, self.table.seat_configs[self.seat])
 
-    def _info(self, view) -> dict:
-        return {"view": view_dict(view), "action_mask": action_mask(view), "hand": self.hand}
+    def _observe(self) -> tuple[np.ndarray, dict]:
+        """The learning seat's observation and info on the hand as it stands."""
+        obs, mask, plain = encode(self._view())
+        return obs, {"view": plain, "action_mask": mask, "hand": self.hand}
 
     # -- Gymnasium ------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -117,10 +119,9 @@ class HoldemEnv(gym.Env):
             self.hand = -1
             self.table.new_session([[seed, 7, j] for j in range(self.players)])
         skipped = self._start()
-        view = self._view()
-        info = self._info(view)
+        obs, info = self._observe()
         info["skipped"] = skipped
-        return observation(view), info
+        return obs, info
 
     def step(self, action):
         """Play the learning seat's `action` (0 FOLD, 1 CALL, 2 RAISE), then the opponents' until its next
@@ -140,12 +141,11 @@ class HoldemEnv(gym.Env):
         if table.hand_observers:
             table.tell_observers()
         self._advance()
-        view = self._view()
-        info = self._info(view)
+        obs, info = self._observe()
         if state.actor >= 0:
-            return observation(view), 0.0, False, False, info
+            return obs, 0.0, False, False, info
         table.finish_hand()
         unit = self.config.small_bet
         nets = state.nets
         info["nets"] = [nets[self.seats.index(j)] / unit for j in range(self.players)]
-        return observation(view), nets[self.position] / unit, True, False, info
+        return obs, nets[self.position] / unit, True, False, info
