@@ -756,57 +756,6 @@ def test_the_client_writes_every_hand_to_its_results_folder(tmp_path):
         play(make_agent("call"), CONFIG, "127.0.0.1", 1, out=outs[0])
 
 
-class _Lines:
-    """A channel that plays back a dealer's lines and keeps the answers (no socket)."""
-
-    def __init__(self, lines):
-        self.lines, self.answers = list(reversed(lines)), []
-
-    def readline(self, timeout=None):
-        if not self.lines:
-            raise ConnectionClosed("the script ended")
-        return self.lines.pop()
-
-    def send(self, line):
-        self.answers.append(line)
-
-
-class _Seats(Agent):
-    name = "seats"
-
-    def __init__(self):
-        super().__init__()
-        self.seats = []
-
-    def begin_hand(self, start):
-        self.seats.append((start.position, start.seats))
-
-    def act(self, view):
-        return 1
-
-
-def test_without_seat_comments_the_client_seats_as_the_acpc_dealer():
-    """ACPC's reference dealer seats lasting seat (p + h) mod n at position p in hand h (its seatToPlayer,
-    the seats turning one position a hand); our client, told nothing, labels the seats the same way, so
-    the seat it plays from (here lasting seat 2 of 3) keeps its number in every hand."""
-    n, seat, config = 3, 2, GameConfig()
-    rng = np.random.default_rng(5)
-    lines = []
-    for h in range(6):
-        cards = [int(c) for c in rng.permutation(52)[: 2 * n + 5]]
-        state = HandState(config, cards[: 2 * n], cards[2 * n :])
-        p = (seat - h) % n  # where ACPC's dealer puts lasting seat 2 in hand h
-        lines.append(matchstate_of(state, p, h).format())
-        while not state.is_over:
-            state.act(1)
-            lines.append(matchstate_of(state, p, h).format())
-    agent = _Seats()
-    AcpcClient(agent, config, _Lines(lines)).play()
-    assert len(agent.seats) == 6
-    for h, (position, seats) in enumerate(agent.seats):
-        assert seats == tuple((q + h) % n for q in range(n)) and seats[position] == seat
-
-
 @pytest.mark.parametrize(
     "bad, says",
     [

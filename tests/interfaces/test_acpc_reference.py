@@ -508,3 +508,25 @@ def test_our_clients_at_the_reference_dealer_count_its_values(players, fixed, tm
     for j in range(players):
         assert reports[j].net == pytest.approx(totals[names[j]], abs=1e-5)
     assert re.match(r"SCORE:", score)
+
+
+def test_without_seat_comments_the_client_seats_as_the_acpc_dealer():
+    """ACPC's reference dealer seats lasting seat (p + h) mod n at position p in hand h (its seatToPlayer,
+    the seats turning one position a hand); our client, told nothing, labels the seats the same way, so
+    the seat it plays from (here lasting seat 2 of 3) keeps its number in every hand."""
+    n, seat, config = 3, 2, GameConfig()
+    rng = np.random.default_rng(5)
+    lines = []
+    for h in range(6):
+        cards = [int(c) for c in rng.permutation(52)[: 2 * n + 5]]
+        state = HandState(config, cards[: 2 * n], cards[2 * n :])
+        p = (seat - h) % n  # where ACPC's dealer puts lasting seat 2 in hand h
+        lines.append(matchstate_of(state, p, h).format())
+        while not state.is_over:
+            state.act(1)
+            lines.append(matchstate_of(state, p, h).format())
+    agent = _Seats()
+    AcpcClient(agent, config, _Lines(lines)).play()
+    assert len(agent.seats) == 6
+    for h, (position, seats) in enumerate(agent.seats):
+        assert seats == tuple((q + h) % n for q in range(n)) and seats[position] == seat
