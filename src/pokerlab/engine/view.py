@@ -143,13 +143,18 @@ class SeatView(NamedTuple):
         """Whether a bet or raise is legal now."""
         return RAISE in self.legal_actions
 
-    @property
-    def context(self) -> BettingContext:
-        """The betting facts this position faces (`BettingContext`), taken from the records on each read."""
+    def betting_facts(self) -> BettingFacts:
+        """The hand's betting so far (`BettingFacts`: chips each position put in, folds ...), taken from the
+        records (a new object on each call)."""
         facts = BettingFacts(self.players, self.blinds, tuple(self.config.bet_size(r) for r in range(4)))
         for record in self.actions:
             facts.take(record)
-        return facts.context(self)
+        return facts
+
+    @property
+    def context(self) -> BettingContext:
+        """The betting facts this position faces (`BettingContext`), taken from the records on each read."""
+        return self.betting_facts().context(self)
 
 
 class BettingContext(NamedTuple):

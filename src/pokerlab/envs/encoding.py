@@ -41,14 +41,9 @@ def action_mask(view: SeatView) -> np.ndarray:
 
 
 def _public(view: SeatView) -> tuple[list[int], list[bool]]:
-    """(chips each position put in during the hand, whether each folded), read once from the records."""
-    committed = list(view.blinds)
-    folded = [False] * view.players
-    for record in view.actions:
-        committed[record.position] += record.amount
-        if record.action == FOLD:
-            folded[record.position] = True
-    return committed, folded
+    """(chips each position put in during the hand, whether each folded): the engine's betting facts."""
+    facts = view.betting_facts()
+    return facts.committed, facts.folded
 
 
 def _vector(view: SeatView, mask: np.ndarray, committed: list[int], folded: list[bool]) -> np.ndarray:
