@@ -322,12 +322,13 @@ def test_the_reference_logs_tied_pots_are_read_and_valued_as_it_values_them(line
 # -- 4. names that keep the STATE and SCORE fields ------------------------------------------------------
 
 
-def test_names_with_colons_and_spaces_keep_the_log_fields(capsys, tmp_path):
+def test_names_with_colons_and_spaces_keep_the_log_fields(capsys, tmp_path, monkeypatch):
     assert protocol_name('cmd:"./bot --flag"') == 'cmd_"./bot_--flag"'
     assert protocol_name("a|b\tc\nd") == "a_b_c_d" and protocol_name("") == "_"
+    monkeypatch.chdir(tmp_path)
     log = tmp_path / "match.log"
-    args = ["acpc", "dealer", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "3", "--connect-timeout"]
-    assert main([*args, "0.2", "--tolerate-faults", "--log", str(log), "cmd:./bot --x", "two words"]) == 0
+    args = ["acpc", "dealer", "match", "holdem.limit.2p.reverse_blinds", "3", "0", "--start_timeout", "200"]
+    assert main([*args, "--tolerate-faults", "-q", "cmd:./bot --x", "two words"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[-1].endswith(":cmd_./bot_--x|two_words")
     states = [line for line in log.read_text().splitlines() if line.startswith("STATE:")]

@@ -57,7 +57,9 @@ class MatchResult:
         hands_asked: int,
     ) -> MatchResult:
         """The result of (hand, deal, nets by seat) rows in hand order, with per-agent statistics."""
-        nets = np.array([r[2] for r in rows], dtype=np.int64).reshape(len(rows), len(labels))
+        fractional = any(type(v) is float for r in rows for v in r[2])  # an ACPC client's split pots
+        nets = np.array([r[2] for r in rows], dtype=np.float64 if fractional else np.int64)
+        nets = nets.reshape(len(rows), len(labels))
         deals = np.array([r[1] for r in rows], dtype=np.int64)
         results = summarize(labels, nets, deals, config.small_bet, config.big_blind, faults)
         return cls(labels, config, seed, duplicate, nets, deals, faults, results, out, sessions, hands_asked)
@@ -293,6 +295,15 @@ def finite_json(value):
     return value
 
 
+def _chips(text: str) -> int | float:
+    """A net of hands.csv: whole chips, or a fraction of a chip where an ACPC client's tied pot split
+    unevenly (`pokerlab.interfaces.acpc.matchstate.reference_values`)."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
 def summarize_folder(out: str | Path):
     """Rebuild summary.json and bankroll.png of a results folder from config.json and hands.csv (and the
     session reports in hands.sqlite): the same files a finished run writes, and for a killed run a summary
@@ -326,7 +337,7 @@ def summarize_folder(out: str | Path):
     for row in rows:
         try:
             if len(row) == len(header):
-                parsed.append((int(row[0]), int(row[1]), tuple(int(v) for v in row[4:])))
+                parsed.append((int(row[0]), int(row[1]), tuple(_chips(v) for v in row[4:])))
         except ValueError:
             continue  # a line torn by a kill
     parsed.sort()

@@ -239,13 +239,16 @@ class AcpcClient:
     def _end(self, state: HandState, ms: MatchState, line: str) -> None:
         p = ms.position
         self.ended = True
-        value = reference_values(state)[p]
+        values = reference_values(state)
+        value = values[p]
         report = self.report
         report.hands += 1
         report.net += value
         report.values.append(value)
         report.finals.append(line)
-        if self.results is not None and not self.results.add(state, ms.hand, self.session, p, self.seats):
+        if self.results is not None and not self.results.add(
+            state, values, ms.hand, self.session, p, self.seats
+        ):
             self._warn(
                 f"hand {ms.hand} has {state.n} players, not the first hand's: not in the results folder"
             )

@@ -268,16 +268,19 @@ class ReferenceTable(AcpcTable):
 def run_reference(
     command: ReferenceCommand,
     *,
-    stdout: TextIO = sys.stdout,
-    stderr: TextIO = sys.stderr,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
     poll_for: float = DEALER_POLL,
     tolerate_faults: bool = False,
     on_ports: Callable[[list[int]], None] | None = None,
 ) -> str:
     """Play the match of `command` as the reference dealer does (the module doc); returns the SCORE line.
 
-    ``on_ports`` is called with the ports once they listen (as they go to standard output).
+    ``on_ports`` is called with the ports once they listen (as they go to standard output); ``stdout`` and
+    ``stderr`` default to the process's.
     """
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
     gamedef = load_gamedef(command.game)
     config: GameConfig = gamedef.to_config()
     n = gamedef.players
@@ -332,6 +335,10 @@ def run_reference(
             except BotFault as exc:
                 played = f"{hand} hand{'' if hand == 1 else 's'}"
                 raise BotFault(f"{exc}; the match stopped after {played}") from None
+        for j, player in enumerate(players):  # faults tolerated: how often, and why the seat left
+            if table.faults[j]:
+                count = f"{table.faults[j]} fault{'' if table.faults[j] == 1 else 's'}"
+                stderr.write(f"{names[j]}: {count}{f'; left: {player.gone}' if player.gone else ''}\n")
         score = table.score()
         stdout.write(score + "\n")
         stdout.flush()
