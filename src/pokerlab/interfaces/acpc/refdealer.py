@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from pokerlab.actions import ACTION_LETTERS, CALL, FOLD
+from pokerlab.arena.players import Disconnected
 from pokerlab.engine import GameConfig, HandState, SeatView
 from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import ConnectionClosed
@@ -175,10 +176,13 @@ class ReferenceSeat(AcpcPlayer):
         self.sent = self.heard = 0.0
 
     def tell(self, line: str) -> None:
-        super().tell(line)
+        channel = self.channel
+        if channel is None:
+            raise Disconnected(self.gone or "not connected")
+        self.last = line
         self.sent = time.time()
         try:
-            self.channel.flush()
+            channel.send(line)
         except ConnectionClosed:
             self.hand = self.table.hand_number
             self._leave(f"cannot send seat {self.number} its state")
@@ -234,6 +238,14 @@ class ReferenceTable(AcpcTable):
         self.reference_log = log
         self.transcript = transcript
         self.totals = [0.0] * len(players)
+
+    def _send_lines(self) -> None:
+        """Every seat's line of the state, the actor's first (so it thinks while the others' go out)."""
+        lines = self.lines.lines(self.state)
+        first = max(self.state.actor, 0)
+        tell = self._tell
+        for p in (first, *range(first), *range(first + 1, len(lines))):
+            tell(self.seats[p], "tell", lines[p])
 
     def step(self) -> None:
         j = self.seats[self.state.actor]
