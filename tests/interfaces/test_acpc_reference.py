@@ -446,8 +446,7 @@ def test_the_reference_reader_takes_every_standard_game(tmp_path):
 def test_our_clients_at_the_reference_dealer_count_its_values(players, fixed, tmp_path):
     """Our clients at the reference dealer (``-f`` or its rotation): no warnings, every hand's value the
     value its log gives the player, fractions included, each results folder's columns the log's players
-    (whole chips, where the odd chips go as our engine gives them), and the seats the agents were told the
-    log's."""
+    and values (fractions too), and the seats the agents were told the log's."""
     hands, seed = 300, 7
     game = tmp_path / "game"
     game.write_text(STANDARD_GAMES[standard_game_name(players)])
@@ -495,13 +494,9 @@ def test_our_clients_at_the_reference_dealer_count_its_values(players, fixed, tm
             rows = list(csv.reader(f))
         labels = [names[j] if c == names[j] else f"p{c.removeprefix('seat-')}" for c in rows[0][4:]]
         assert labels == names
-        for row in rows[1:]:  # our whole chips: the log's values where a pot splits evenly
+        for row in rows[1:]:  # the log's values, fractions of a chip included
             values = truth[int(row[0])]
-            for v, label in zip(row[4:], labels, strict=True):
-                if all(float(x).is_integer() for x in values.values()):
-                    assert int(v) == values[label]
-                else:
-                    assert abs(int(v) - values[label]) < players
+            assert [float(v) for v in row[4:]] == pytest.approx([values[label] for label in labels], abs=1e-6)
     score = (tmp_path / "m.log").read_text().splitlines()[-1]
     totals = dict(
         zip(score.split(":")[2].split("|"), map(float, score.split(":")[1].split("|")), strict=True)
