@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import io
 import shutil
+import socket
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -184,3 +186,86 @@ def test_the_reference_command_line_is_read_as_its_getopt_reads_it():
 def test_bad_dealer_command_lines_say_what_is_wrong(argv, says):
     with pytest.raises(ConfigError, match=says):
         parse_reference_command(argv)
+
+
+# -- a hostile seat under the reference's rules ----------------------------------------------------------
+
+
+def _hostile(port: int, behaviour: str) -> None:
+    """A heads-up client that calls on its turns, misbehaving: ``noisy`` first sends garbage and an answer
+    to another state each turn; ``silent`` stops answering on its 5th turn; ``leave`` closes then."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(b"VERSION:2.0.0\r\n")
+    turns = 0
+    with sock, sock.makefile("r", newline="\n") as lines:
+        for line in lines:
+            line = line.rstrip("\r\n")
+            if not (line.startswith("MATCHSTATE:") and acpc_script.to_act(line)):
+                continue
+            turns += 1
+            noise = ""
+            if behaviour == "noisy":  # one send: a second small one would wait for the first's ACK
+                noise = "garbage\r\nMATCHSTATE:0:999::AsKd|:c\r\n# a comment\r\n"
+            elif turns == 5:
+                if behaviour == "leave":
+                    return
+                time.sleep(1.0)
+            sock.sendall(f"{noise}{line}:c\r\n".encode())
+
+
+def _reference_match(tmp_path, monkeypatch, args, seats):
+    """Our dealer with `args`; ``seats[j](port)`` plays seat j. (SCORE line or the `BotFault`, stderr)."""
+    monkeypatch.chdir(tmp_path)
+    command, _ = parse_reference_command(args)
+    box, ready, err = {}, threading.Event(), io.StringIO()
+
+    def on_ports(ports):
+        box["ports"] = ports
+        ready.set()
+
+    def dealer():
+        try:
+            box["result"] = run_reference(command, stdout=io.StringIO(), stderr=err, on_ports=on_ports)
+        except BotFault as exc:
+            box["result"] = exc
+
+    threads = [threading.Thread(target=dealer, daemon=True)]
+    threads[0].start()
+    assert ready.wait(10)
+    threads += [
+        threading.Thread(target=s, args=(p,), daemon=True) for s, p in zip(seats, box["ports"], strict=True)
+    ]
+    for t in threads[1:]:
+        t.start()
+    for t in threads:
+        t.join(60)
+        assert not t.is_alive()
+    return box["result"], err.getvalue()
+
+
+def test_garbage_and_stray_answers_are_skipped_with_warnings_as_the_reference_does(tmp_path, monkeypatch):
+    """A seat that sends garbage, an answer to another state and a comment before each answer plays the
+    same match as a plain caller: the golden heads-up log, byte for byte, and a warning for each."""
+    match = GOLDEN[0]
+    assert match.bots == ("call", "script")
+    shutil.copy(DATA / f"{match.game}.game", tmp_path)
+    seats = [lambda port: _hostile(port, "noisy"), lambda port: acpc_script.play("127.0.0.1", port)]
+    score, err = _reference_match(tmp_path, monkeypatch, match.args(), seats)
+    assert (tmp_path / f"{match.name}.log").read_text() == (DATA / f"{match.name}.log").read_text()
+    assert err.count("WARNING: bad state format in response") > 100  # once a turn of the noisy seat
+    assert err.count("WARNING: ignoring un-requested response") == err.count("bad state format")
+    assert score == (DATA / f"{match.name}.log").read_text().splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    "behaviour, says",
+    [("silent", "timed out (no answer within the action limit of 0.3 s)"), ("leave", "left")],
+)
+def test_a_seat_that_runs_out_of_time_or_leaves_stops_the_match(behaviour, says, tmp_path, monkeypatch):
+    args = ["m", "holdem.limit.2p.reverse_blinds", "50", "1", "a", "b", "--t_response", "300", "-q"]
+    seats = [lambda port: _hostile(port, behaviour), lambda port: _hostile(port, "calls")]
+    result, _ = _reference_match(tmp_path, monkeypatch, args, seats)
+    assert isinstance(result, BotFault) and says in str(result) and "the match stopped after" in str(result)
+    log = (tmp_path / "m.log").read_text().splitlines()
+    assert len(log) >= 5 and not any(line.startswith("SCORE") for line in log)  # header, hands, no SCORE
+    assert all(line.startswith("STATE:") for line in log[4:])

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from pokerlab.actions import ACTION_LETTERS, CALL, FOLD
-from pokerlab.arena.players import Disconnected
+from pokerlab.arena.players import Disconnected, Timeout
 from pokerlab.engine import GameConfig, HandState, SeatView
 from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import ConnectionClosed
@@ -190,16 +190,21 @@ class ReferenceSeat(AcpcPlayer):
             self.trace.write(f"TO {self.number} at {_stamp(self.sent)} {line}\r\n")
 
     def act(self, view: SeatView, deadline: float | None = None) -> int:
+        """The answer, waited for up to the response limit; then, as the reference checks them, the
+        hand's and the match's budgets (`Timeout` where the answer overran one)."""
         used = self.used
         try:
-            return super().act(view, deadline)
+            action = super().act(view, deadline)
         finally:
             self.match_used += self.used - used
+        if self.hand_timeout is not None and self.used > self.hand_timeout:
+            raise Timeout(f"ran out of the hand's {self.hand_timeout:g} s")
+        if self.match_used > self.match_timeout:
+            raise Timeout(f"ran out of the match's {self.match_timeout:g} s")
+        return action
 
     def _limit(self) -> float | None:
-        limit = super()._limit()
-        left = self.match_timeout - self.match_used
-        return left if limit is None else min(limit, left)
+        return self.action_timeout  # the budgets are checked once the answer is in, as the reference does
 
     def _heard(self, line: str) -> None:
         self.heard = time.time()
@@ -208,8 +213,10 @@ class ReferenceSeat(AcpcPlayer):
 
     def _stray(self, line: str) -> None:
         self._heard(line)
-        if line and line[0] not in "#;":
+        if line.startswith("MATCHSTATE:"):
             self.warn("ignoring un-requested response")
+        elif line and line[0] not in "#;":
+            self.warn("bad state format in response")
 
     def _action(self, answer: str, view: SeatView) -> int:
         self._heard(f"{self.last}:{answer}")
