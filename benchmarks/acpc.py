@@ -187,8 +187,9 @@ def _transcript_rate(path: str) -> tuple[float, float]:
 
 
 def reference_match(reference: str, dealer: str, client: str, hands: int, seed: int, folder: str) -> tuple:
-    """(hands/s, actions a hand) of a heads-up match in `folder`: ``dealer`` "reference" or "ours",
-    ``client`` "example" (the reference's ``example_player``) or "ours" (``acpc play --agent call``)."""
+    """(hands/s, actions a hand, the dealer's CPU seconds a hand, a client's) of a heads-up match in
+    `folder`: ``dealer`` "reference" or "ours", ``client`` "example" (the reference's ``example_player``)
+    or "ours" (``acpc play --agent call``); start-ups included in the CPU."""
     game = os.path.join(folder, "holdem.limit.2p.reverse_blinds.game")
     if not os.path.exists(game):
         from pokerlab.interfaces.acpc.gamedef import load_gamedef
@@ -216,28 +217,63 @@ def reference_match(reference: str, dealer: str, client: str, hands: int, seed: 
         for port in ports
     ]
     score = match.stdout.read()
-    assert match.wait() == 0 and score.startswith("SCORE:"), f"{name}: the match failed"
-    for c in clients:
-        c.wait(60)
-    return _transcript_rate(os.path.join(folder, f"{name}.tlog"))
+    _, status, usage = os.wait4(match.pid, 0)
+    match.returncode = status
+    assert status == 0 and score.startswith("SCORE:"), f"{name}: the match failed"
+    clients_cpu = sum(_cpu_of(c) for c in clients) / len(clients)
+    rate, actions = _transcript_rate(os.path.join(folder, f"{name}.tlog"))
+    return rate, actions, (usage.ru_utime + usage.ru_stime) / hands, clients_cpu / hands
 
 
 PAIRS = (("reference", "example"), ("reference", "ours"), ("ours", "example"))
 
 
-def against_reference(reference: str, hands: int, seed: int, repeats: int) -> dict:
-    """Each of `PAIRS` ``repeats`` times, alternated: its best hands/s and its actions a hand."""
+def dealer_start_cpu() -> float:
+    """CPU seconds our dealer command spends starting (imports, reading its command line and game) and
+    stopping, with no match: the least of three."""
+    command = [
+        sys.executable,
+        "-m",
+        "pokerlab.interfaces.cli",
+        "acpc",
+        "dealer",
+        "x",
+        GAME,
+        "0",
+        "1",
+        "a",
+        "b",
+    ]
+    return min(
+        _cpu_of(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for _ in range(3)
+    )
+
+
+def against_reference(reference: str, hands: int, seed: int, repeats: int, client_start: float) -> dict:
+    """Each of `PAIRS` ``repeats`` times, alternated: its best hands/s, its actions a hand, and the least
+    CPU microseconds a hand of its dealer and of a client, our programs' start-up taken off."""
     import tempfile
 
+    starts = {"ours": dealer_start_cpu(), "reference": 0.0}
     runs: dict[str, list] = {f"{d}-{c}": [] for d, c in PAIRS}
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(repeats):
             for dealer, client in PAIRS:
-                runs[f"{dealer}-{client}"].append(
-                    reference_match(reference, dealer, client, hands, seed, folder)
+                rate, actions, dealer_cpu, client_cpu = reference_match(
+                    reference, dealer, client, hands, seed, folder
                 )
+                dealer_cpu -= starts[dealer] / hands
+                client_cpu -= client_start / hands if client == "ours" else 0.0
+                runs[f"{dealer}-{client}"].append((rate, actions, dealer_cpu, client_cpu))
     return {
-        name: {"hands_per_s": max(r for r, _ in rs), "actions_per_hand": rs[0][1]}
+        name: {
+            "hands_per_s": max(r[0] for r in rs),
+            "actions_per_hand": rs[0][1],
+            "dealer_cpu_us": min(r[2] for r in rs) * 1e6,
+            "client_cpu_us": min(r[3] for r in rs) * 1e6,
+            "runs_hands_per_s": [r[0] for r in rs],
+        }
         for name, rs in runs.items()
     }
 
@@ -258,8 +294,10 @@ def main() -> None:
     built = args.reference and all(
         os.access(os.path.join(args.reference, p), os.X_OK) for p in ("dealer", "example_player")
     )
-    reference = against_reference(args.reference, args.hands, args.seed, args.repeats) if built else None
     start_cpu = client_start_cpu()
+    reference = (
+        against_reference(args.reference, args.hands, args.seed, args.repeats, start_cpu) if built else None
+    )
     settings = {"acpc_loopback": (args.poll_us, 0.0), "acpc_no_polling": (0.0, 0.0)}
     acpc: dict[str, list] = {name: [] for name in settings}
     for _ in range(args.repeats):  # the two settings alternated, so that both meet the same load
@@ -336,6 +374,9 @@ def main() -> None:
             rate, actions = reference[name]["hands_per_s"], reference[name]["actions_per_hand"]
             note = f"{rate / base:.2f}x; {targets[name]}" if name in targets else "the peer"
             print(f"  {title:42s} {rate:7.0f} hands/s {actions:5.2f} actions/hand  ({note})")
+            runs = ", ".join(f"{r:.0f}" for r in reference[name]["runs_hands_per_s"])
+            dealer_us, client_us = reference[name]["dealer_cpu_us"], reference[name]["client_cpu_us"]
+            print(f"    runs {runs}; CPU a hand: dealer {dealer_us:.0f} us, a client {client_us:.0f} us")
     for name, results in acpc.items():
         each = ", ".join(f"{who} {us:.0f}" for who, us in processes[name].items())
         print(f"  {name}: CPU a hand by process (us, least of {args.repeats}): {each}")

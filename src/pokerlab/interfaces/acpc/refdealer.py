@@ -261,7 +261,6 @@ class ReferenceTable(AcpcTable):
             seat = self.players[j]
             letter = ACTION_LETTERS[self.state.actions[-1].action]
             self.transcript.write(f"{letter} {self.hand_number} {_stamp(seat.sent)} {_stamp(seat.heard)}\n")
-            self.transcript.flush()
 
     def finish_hand(self) -> HandState:
         number = self.hand_number
@@ -269,6 +268,8 @@ class ReferenceTable(AcpcTable):
         values = reference_values(state)
         for p, j in enumerate(self.seats):
             self.totals[j] += values[p]
+        if self.transcript is not None:
+            self.transcript.flush()  # a hand's actions at once: one write a hand, not one an action
         if self.reference_log is not None:
             names = [self.labels[j] for j in self.seats]
             shown = list(map(chips, values))  # every hole card, the board as far as the hand went
