@@ -86,12 +86,14 @@ class ReferenceCommand:
 
 
 def _milliseconds(option: str, text: str, negative: bool = False) -> int:
+    """A time option's whole milliseconds (below 0 only where ``negative``: no limit)."""
     try:
         value = int(text)
     except ValueError:
-        value = -1 if not negative else None
+        value = None
     if value is None or (value < 0 and not negative):
-        raise ConfigError(f"{option} takes whole milliseconds, got {text!r}")
+        allowed = "whole milliseconds" + (" (below 0: no limit)" if negative else ", 0 or more")
+        raise ConfigError(f"{option} takes {allowed}, got {text!r}")
     return value
 
 

@@ -11,7 +11,8 @@ lines the table makes for it (`begin`, `tell`) as others take their notification
 * every state of the hand goes to every seat (the start, each action, the end with the cards shown
   down); only the actor's answer is read. A seat's lines are queued and sent together when it is to act
   next, or when the session ends (one message instead of one per action: the same lines, in the same
-  order; a hand's last line goes with the next hand's first);
+  order; a hand's last line goes with the next hand's first); the reference dealer's seat
+  (`refdealer.ReferenceSeat`) sends each line as it comes instead;
 * an answer is the line sent, ':' and an action, read as the reference reads it (`read_action`: ``f``,
   ``c`` or ``k``, ``r`` or ``b``, either case, anything after the letter ignored); comment lines (``#``,
   ``;``) are skipped;
