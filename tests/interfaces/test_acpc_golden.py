@@ -6,6 +6,7 @@ fractions of a chip included. No reference build is needed: its logs are in data
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import socket
 import sys
@@ -269,3 +270,26 @@ def test_a_seat_that_runs_out_of_time_or_leaves_stops_the_match(behaviour, says,
     log = (tmp_path / "m.log").read_text().splitlines()
     assert len(log) >= 5 and not any(line.startswith("SCORE") for line in log)  # header, hands, no SCORE
     assert all(line.startswith("STATE:") for line in log[4:])
+
+
+def test_without_q_stderr_traces_every_line_as_the_reference_does(tmp_path, monkeypatch):
+    """Not quiet: each line sent (``TO``) and read (``FROM``) on stderr, the start, the finish and the seats'
+    seconds at hand 0; one TO line a seat for each state of the transcript and each hand's start and end."""
+    args = ["m", "holdem.limit.2p.reverse_blinds", "3", "5", "a", "b", "-T"]
+    seats = [lambda port: acpc_script.play("127.0.0.1", port)] * 2
+    score, err = _reference_match(tmp_path, monkeypatch, args, seats)
+    assert score.startswith("SCORE:") and err.endswith(score + "\n")
+    lines = err.splitlines()
+    actions = (tmp_path / "m.tlog").read_text().splitlines()
+    tos = [line for line in lines if line.startswith("TO ")]
+    froms = [line for line in lines if line.startswith("FROM ")]
+    assert len(tos) == 2 * (len(actions) + 3)  # a line a seat: each hand's start, each action, no more
+    assert len(froms) == len(actions) and all(
+        re.match(r"FROM [12] at \d+\.\d{6} MATCHSTATE:", f) for f in froms
+    )
+    assert all(re.match(r"TO [12] at \d+\.\d{6} MATCHSTATE:\d:\d:", t) for t in tos)
+    assert sum(line.startswith(("STARTED at", "FINISHED at")) for line in lines) == 2
+    assert [line for line in lines if line.startswith("Seconds")] == [
+        "Seconds cumulatively spent in match for seat 0: 0",
+        "Seconds cumulatively spent in match for seat 1: 0",
+    ]

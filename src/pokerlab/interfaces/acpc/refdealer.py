@@ -12,7 +12,8 @@ text lists); `run_reference` plays the match as it does, on our table (`AcpcTabl
   counts them, a tie split into fractions of a chip, `reference_values`, written ``%.6f`` without trailing
   zeros), then the SCORE line; with ``-T`` the transcript ``MATCH.tlog``: each action, its hand, and when
   the state was sent and the answer came (``c 4 1795726438.376341 1795726438.376356``); without ``-q``
-  every line sent and received on standard error (``TO 1 at <time> <line>``, ``FROM 1 at ...``);
+  every line sent and received on standard error (``TO 1 at <time> <line>``, ``FROM 1 at ...``), when the
+  match started and finished, and each seat's seconds used every 100 hands;
 * an answer is read as the reference reads it: a line that answers another state is skipped with a
   warning, an action it cannot read, or one the rules do not allow (a fold where nothing is owed, a raise
   past the cap), is a call, with a warning;
@@ -347,6 +348,8 @@ def run_reference(
         if log:
             log.write(command.header())
         table.new_session([[command.seed, 1, 0, j] for j in range(n)])
+        if trace:
+            trace.write(f"STARTED at {_stamp(time.time())}\n")
         deals = ReferenceDeals(command.seed, n)
         stacks = (config.starting_stack(),) * n
         for hand in range(command.hands):
@@ -357,6 +360,12 @@ def run_reference(
             except BotFault as exc:
                 played = f"{hand} hand{'' if hand == 1 else 's'}"
                 raise BotFault(f"{exc}; the match stopped after {played}") from None
+            if trace and hand % 100 == 0:  # as the reference reports each seat's time every 100 hands
+                for j, player in enumerate(players):
+                    seconds = int(player.match_used)
+                    trace.write(f"Seconds cumulatively spent in match for seat {j}: {seconds}\n")
+        if trace:
+            trace.write(f"FINISHED at {_stamp(time.time())}\n")
         for j, player in enumerate(players):  # faults tolerated: how often, and why the seat left
             if table.faults[j]:
                 count = f"{table.faults[j]} fault{'' if table.faults[j] == 1 else 's'}"
