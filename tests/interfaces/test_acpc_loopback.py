@@ -383,8 +383,10 @@ def test_client_lines_at_a_scripted_fake_dealer():
 
 
 def test_cli_errors_are_one_line(capsys):
-    assert main(["acpc", "dealer", "m", "holdem.limit.3p", "2", "0", "a", "b"]) == 2
+    assert main(["acpc", "dealer", "-q", "m", "holdem.limit.3p", "2", "0", "a", "b"]) == 2  # options anywhere
     assert "3 players" in capsys.readouterr().err
+    assert main(["acpc", "dealer", "--help"]) == 0
+    assert "MATCH GAME HANDS SEED NAME..." in capsys.readouterr().out
     assert main(["acpc", "play", "--agent", "call", "--game", "holdem.limit.3p", "127.0.0.1", "1"]) == 2
     assert "cannot connect" in capsys.readouterr().err
     assert (

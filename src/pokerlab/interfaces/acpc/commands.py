@@ -128,6 +128,9 @@ def cmd_dealer(args: argparse.Namespace) -> int:
     from pokerlab.interfaces.acpc.channel import check_poll
     from pokerlab.interfaces.acpc.refdealer import parse_reference_command, run_reference
 
+    if "-h" in args.words or "--help" in args.words:
+        print(args.dealer_help(), end="")
+        return 0
     command, extras = parse_reference_command(args.words)
     try:
         poll_for = float(extras.get("poll-us", DEALER_POLL * 1e6)) / 1e6
@@ -255,11 +258,16 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("host")
     p.add_argument("port", type=int)
     p.set_defaults(func=cmd_play)
-    p = acpc.add_parser(
-        "dealer", help="deal to ACPC clients (the reference dealer's command line)", description=_DEALER_DOC
+    p = acpc.add_parser(  # its options are the reference's, read as its getopt reads them: in cmd_dealer
+        "dealer",
+        help="deal to ACPC clients (the reference dealer's command line)",
+        description=_DEALER_DOC,
+        prefix_chars="+",
+        add_help=False,
+        usage="pokerlab acpc dealer [-h] MATCH GAME HANDS SEED NAME... [options]",
     )
-    p.add_argument("words", nargs=argparse.REMAINDER, metavar="MATCH GAME HANDS SEED NAME... [options]")
-    p.set_defaults(func=cmd_dealer)
+    p.add_argument("words", nargs="*", metavar="MATCH GAME HANDS SEED NAME... [options]")
+    p.set_defaults(func=cmd_dealer, dealer_help=p.format_help)
     p = acpc.add_parser("match", help="a duplicate match over the protocol", description=_MATCH_DOC)
     _dealer_options(p)
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
