@@ -1,8 +1,8 @@
 """The Ray backend on a real cluster of two nodes on loopback (a head and a worker node, each `ray start`ed
 as its own processes with one CPU): a duplicate match and a short TD curve sweep played across them write
-the same results folder as the local backend, and a worker node killed in the middle of a session has that
-session played again and counted once. Marked `ray` (about 40 s and 1 GB of memory): skipped where Ray is
-not installed (``pip install 'pokerlab[ray]'``)."""
+the same results folder as the local backend, a run killed under Ray resumes to it, and a worker node
+killed in the middle of a session has that session played again and counted once. Marked `ray` (about
+50 s and 1 GB of memory): skipped where Ray is not installed (``pip install 'pokerlab[ray]'``)."""
 
 import os
 import shutil
@@ -20,8 +20,11 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+from test_resume import Killed  # noqa: E402 - tests/arena's own: a match's process killed mid-run
+from test_resume import _kill_after as kill_after  # noqa: E402
+
 from pokerlab.arena.backend import Backend  # noqa: E402
-from pokerlab.arena.match import duplicate_tournament  # noqa: E402
+from pokerlab.arena.match import duplicate_tournament, play_match  # noqa: E402
 from pokerlab.programs.td.config import PRESETS  # noqa: E402
 from pokerlab.programs.td.studies.curve import curves  # noqa: E402
 from pokerlab.programs.td.training import Schedule, train  # noqa: E402
@@ -127,6 +130,22 @@ def test_a_td_curve_sweep_across_two_nodes_writes_what_the_local_backend_writes(
     )
     assert spread == rows and len(rows) == 2 * 2 * 2  # two runs, players at 10 and 20 hands, two opponents
     same_folders(tmp_path / "local", tmp_path / "ray")
+
+
+def test_a_run_killed_under_ray_resumes_under_ray_to_the_local_backends_files(cluster, tmp_path, monkeypatch):
+    address, _ = cluster
+    options = dict(seed=5, block=40, sessions=4)
+    play_match(["random", "call", "raise"], 300, out=tmp_path / "whole", **options)
+    spread = Backend("ray", address=address)
+    with monkeypatch.context() as m:
+        kill_after(m, 4)  # the match's process dies after writing four blocks
+        with pytest.raises(Killed):
+            play_match(["random", "call", "raise"], 300, out=tmp_path / "killed", workers=spread, **options)
+    assert not (tmp_path / "killed" / "summary.json").exists()
+    play_match(
+        ["random", "call", "raise"], 300, out=tmp_path / "killed", workers=spread, resume=True, **options
+    )
+    same_folders(tmp_path / "whole", tmp_path / "killed")
 
 
 def test_a_worker_node_killed_mid_session_has_its_session_played_again_and_counted_once(cluster, tmp_path):
