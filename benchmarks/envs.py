@@ -7,8 +7,8 @@ through ``reset`` and ``step``; its decisions are every action of every hand, th
 opponents' (the length of the hand's action list, read in the loop). The arena: ``play_match(["random"] *
 n)`` in one process, its decisions counted after the clock from a written run's hand store
 (`benchmarks/arena.py`). RLCard: ``limit-holdem``'s ``env.step`` with a uniform choice among
-``state["legal_actions"]`` for whoever is to act (one decision a step). Each figure is the best of
-``--repeats`` runs after a warm-up. Usage:
+``state["legal_actions"]`` for whoever is to act (one decision a step; `benchmarks/engine.py`). Each figure
+is the best of ``--repeats`` runs after a warm-up. Usage:
 ``python benchmarks/envs.py [--hands N] [--seed S] [--repeats R] [--json]``.
 """
 
@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from arena import our_decisions, ours
+from engine import rlcard_env
 from pokerlab.envs import HoldemEnv
 
 
@@ -47,20 +48,9 @@ def arena_rate(n: int, hands: int, seed: int) -> float:
 
 
 def rlcard_rate(n: int, hands: int, seed: int) -> float:
-    """Decisions/s of RLCard's limit-holdem environment stepped with uniform legal actions."""
-    import rlcard
-
-    env = rlcard.make("limit-holdem", config={"game_num_players": n, "seed": seed})
-    rng = np.random.default_rng(seed)
-    decisions = 0
-    start = time.perf_counter()
-    for _ in range(hands):
-        state, _ = env.reset()
-        while not env.is_over():
-            legal = list(state["legal_actions"])
-            state, _ = env.step(legal[rng.integers(len(legal))])
-            decisions += 1
-    return decisions / (time.perf_counter() - start)
+    """Decisions/s of RLCard's limit-holdem environment stepped with uniform legal actions
+    (`benchmarks/engine.py`)."""
+    return rlcard_env(n, hands, seed)[1]
 
 
 def main() -> None:

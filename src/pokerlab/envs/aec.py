@@ -16,13 +16,13 @@ try:
 except ImportError:  # pragma: no cover - the extra is installed for the tests
     raise ImportError("pokerlab.envs.HoldemAEC needs PettingZoo: pip install 'pokerlab[envs]'") from None
 
-from pokerlab.engine import GameConfig, HandState
+from pokerlab.engine import GameConfig
 from pokerlab.envs.encoding import OBSERVATION_SIZE, action_mask, observation, view_dict
-from pokerlab.envs.learners import LearnerTable
+from pokerlab.envs.learners import LearnerTable, Seated
 from pokerlab.errors import ConfigError
 
 
-class HoldemAEC(AECEnv):
+class HoldemAEC(Seated, AECEnv):
     """Fixed-limit hold'em for `players` seats (2 to 10), each a learning agent ("seat_j") unless
     `opponents` gives it to a pokerlab agent (lasting seat -> registry name, trusted code in this process,
     asked by the table). Each agent observes a dict with ``observation`` (the vector of
@@ -62,21 +62,6 @@ class HoldemAEC(AECEnv):
         self._observation_space = spaces.Dict({"observation": box, "action_mask": mask})
         self._action_space = spaces.Discrete(3)
         self._first_seed = seed
-
-    @property
-    def state(self) -> HandState | None:
-        """The hand being played."""
-        return self.learning.state
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """The lasting seat at each position of the hand."""
-        return self.learning.seats
-
-    @property
-    def hand(self) -> int:
-        """The session's hand number."""
-        return self.learning.hand
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_space

@@ -17,13 +17,13 @@ from collections.abc import Sequence
 import gymnasium as gym
 import numpy as np
 
-from pokerlab.engine import GameConfig, HandState
+from pokerlab.engine import GameConfig
 from pokerlab.envs.encoding import OBSERVATION_SIZE, encode
-from pokerlab.envs.learners import LearnerTable
+from pokerlab.envs.learners import LearnerTable, Seated
 from pokerlab.errors import ConfigError, IllegalAction
 
 
-class HoldemEnv(gym.Env):
+class HoldemEnv(Seated, gym.Env):
     """Fixed-limit hold'em for one learning seat (lasting seat `seat`) against `opponents` (registry names,
     in the other seats in order): Discrete(3) actions (FOLD, CALL, RAISE), observations of
     `pokerlab.envs.encoding`, the reward the seat's net in small bets at the hand's end (0 before).
@@ -62,16 +62,6 @@ class HoldemEnv(gym.Env):
         self.action_space = gym.spaces.Discrete(3)
         self.observation_space = gym.spaces.Box(-1.0, np.inf, (OBSERVATION_SIZE,), np.float32)
         self._first_seed = seed
-
-    @property
-    def state(self) -> HandState | None:
-        """The hand being played."""
-        return self.learning.state
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """The lasting seat at each position of the hand."""
-        return self.learning.seats
 
     @property
     def position(self) -> int:

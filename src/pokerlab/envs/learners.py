@@ -98,3 +98,25 @@ class LearnerTable:
         self.table.finish_hand()
         nets, unit = self.state.nets, self.config.small_bet
         return [nets[self.seats.index(j)] / unit for j in range(self.players)]
+
+
+class Seated:
+    """What an environment shows of its `LearnerTable` (``self.learning``): the hand, its seating, its
+    number."""
+
+    learning: LearnerTable
+
+    @property
+    def state(self) -> HandState | None:
+        """The hand being played."""
+        return self.learning.state
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The lasting seat at each position of the hand."""
+        return self.learning.seats
+
+    @property
+    def hand(self) -> int:
+        """The session's hand number."""
+        return self.learning.hand
