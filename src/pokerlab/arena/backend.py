@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -115,9 +116,11 @@ def ray_module():
 
 def connect(address: str | None):
     """The `ray` module, connected to the cluster at `address` (see `Backend`) unless this process already
-    is connected to one."""
+    is connected to one (then that one serves)."""
     ray = ray_module()
     if not ray.is_initialized():
+        # "local": a new Ray, never a cluster an earlier run on this machine left recorded (perhaps dead)
+        address = address or os.environ.get("RAY_ADDRESS") or "local"
         ray.init(address=address, log_to_driver=False, configure_logging=False)
     return ray
 
