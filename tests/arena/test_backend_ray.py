@@ -167,6 +167,7 @@ def test_a_worker_node_killed_mid_session_has_its_session_played_again_and_count
         assert thread.is_alive() and time.monotonic() - start < 60, "the worker node never took a session"
         time.sleep(0.05)
     time.sleep(0.5)
+    assert busy(node), "the worker node's session ended before the kill: make the sessions longer"
     os.killpg(worker.pid, signal.SIGKILL)  # the node and every process it started, mid-session
     assert thread.is_alive(), "the match ended before the node died"
     thread.join(300)
