@@ -2,7 +2,7 @@
 as its own processes with one CPU): a duplicate match and a short TD curve sweep played across them write
 the same results folder as the local backend, a run killed under Ray resumes to it, and a worker node
 killed in the middle of a session has that session played again and counted once. Marked `ray` (about
-50 s and 1 GB of memory): skipped where Ray is not installed (``pip install 'pokerlab[ray]'``)."""
+50 s, up to 4 GB resident): skipped where Ray is not installed (``pip install 'pokerlab[ray]'``)."""
 
 import os
 import shutil
