@@ -87,6 +87,20 @@ def probability_ahead(a: np.ndarray, b: np.ndarray, seed: int, resamples: int = 
 
 
 @dataclass(frozen=True)
+class SeatEstimates:
+    """Per-hand raw and estimated nets of a results folder (hands x seats, chips, seats in config.json
+    order), the unit of each hand (its deal in a duplicate match, else the hand), and the game."""
+
+    labels: list[str]
+    raw: np.ndarray
+    adjusted: np.ndarray
+    units: np.ndarray
+    small_bet: int
+    big_blind: int
+    duplicate: bool
+
+
+@dataclass(frozen=True)
 class EstimatorRow:
     """One estimator of one seat's result (sb/hand), beside the raw result on the same hands.
 
