@@ -73,11 +73,11 @@ class Aivat:
     def __init__(
         self,
         config: GameConfig,
-        rng: np.random.Generator,
+        seed: int,
         samples: int = DEFAULT_SAMPLES,
         shared_uniform: frozenset[str] = frozenset(),
     ) -> None:
-        self.divat = Divat(config, rng, samples)
+        self.divat = Divat(config, seed, samples)
         self.shared_uniform = shared_uniform
 
     def hand(self, hand: HindsightHand) -> np.ndarray:
@@ -122,7 +122,7 @@ def aivat_of_folder(
             f"{str(out)!r} records no decision probabilities: AIVAT's actions tier needs an agent that gives "
             "them (loki2-triples, ...) and a match played with --log-decisions"
         )
-    aivat = Aivat(record.config, np.random.default_rng(seed), samples, frozenset(shared_uniform))
+    aivat = Aivat(record.config, seed, samples, frozenset(shared_uniform))
     tiers = {hand.hand: aivat.hand(hand) for hand in record.hands}
     return {
         tier: seat_estimates(record, lambda hand, k=k: tiers[hand.hand][k]) for k, tier in enumerate(TIERS)

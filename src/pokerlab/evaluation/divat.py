@@ -128,14 +128,14 @@ class RoundValues:
 class Divat:
     """The DIVAT estimator of one game (heads-up, unlimited stacks), with its random run-outs."""
 
-    def __init__(self, config: GameConfig, rng: np.random.Generator, samples: int = DEFAULT_SAMPLES) -> None:
+    def __init__(self, config: GameConfig, seed: int, samples: int = DEFAULT_SAMPLES) -> None:
         if not config.unlimited:
             raise ConfigError(
                 "DIVAT covers heads-up limit with unlimited stacks (a ring game); this game has stacks"
             )
         if not isinstance(samples, int) or samples < 1:
             raise ConfigError(f"samples must be a whole number of run-outs, 1 or more, got {samples!r}")
-        self.config, self.rng, self.samples = config, rng, samples
+        self.config, self.seed, self.samples = config, seed, samples
         self._strengths: dict[tuple[int, ...], np.ndarray] = {}
         self._preflop = preflop_percentiles()
 
@@ -185,7 +185,9 @@ class Divat:
 
     def runouts(self, hand: HindsightHand, known: int) -> list[tuple[int, ...]]:
         """Boards that keep the first `known` cards of the hand's board: every completion when there are no
-        more than `samples`, else `samples` fresh random ones (drawn from the deck without both hands)."""
+        more than `samples`, else `samples` random ones from the deck without both hands, drawn from
+        (seed, deal, cards known): the same for every replay of a duplicate deal, so that their noise
+        cancels there as the cards' luck does, and independent of the cards still to come."""
         board = hand.board[:known]
         gone = set(hand.holes) | set(board)
         deck = [c for c in range(52) if c not in gone]
@@ -195,7 +197,8 @@ class Divat:
             count = count * (len(deck) - k) // (k + 1)
         if count <= self.samples:
             return [board + rest for rest in combinations(deck, to_come)]
-        picks = np.argsort(self.rng.random((self.samples, len(deck))), axis=1)[:, :to_come]
+        rng = np.random.default_rng([self.seed, hand.deal, known])
+        picks = np.argsort(rng.random((self.samples, len(deck))), axis=1)[:, :to_come]
         cards = np.array(deck)[picks].tolist()
         return [board + tuple(row) for row in cards]
 
@@ -237,5 +240,5 @@ def divat_of_folder(out: str | Path, seed: int, samples: int = DEFAULT_SAMPLES) 
     record = read_hindsight(out, "DIVAT")
     if len(record.labels) != 2:
         raise ConfigError(f"DIVAT covers heads-up matches; {str(out)!r} has {len(record.labels)} seats")
-    divat = Divat(record.config, np.random.default_rng(seed), samples)
+    divat = Divat(record.config, seed, samples)
     return seat_estimates(record, lambda hand: divat.hand(hand).x)
