@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
+from itertools import permutations
 from pathlib import Path
 
 import numpy as np
@@ -194,9 +194,9 @@ class Divat:
         to_come = 5 - known
         count = 1
         for k in range(to_come):
-            count = count * (len(deck) - k) // (k + 1)
-        if count <= self.samples:
-            return [board + rest for rest in combinations(deck, to_come)]
+            count *= len(deck) - k
+        if count <= self.samples:  # every ordered run-out (a turn then a river are two rounds' cards)
+            return [board + rest for rest in permutations(deck, to_come)]
         rng = np.random.default_rng([self.seed, hand.deal, known])
         picks = np.argsort(rng.random((self.samples, len(deck))), axis=1)[:, :to_come]
         cards = np.array(deck)[picks].tolist()
