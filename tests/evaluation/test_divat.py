@@ -123,7 +123,7 @@ def test_known_expectations_and_self_play(tmp_path):
     play_match(["fold", "call"], 100, seed=2, duplicate=True, out=tmp_path / "fc")
     rows, data = _rows(tmp_path / "fc")
     assert abs(rows[0].bias_z) < 3
-    play_match(["tight-aggressive", "tight-aggressive"], 150, seed=3, duplicate=True, out=tmp_path / "self")
+    play_match(["tight-aggressive", "tight-aggressive"], 300, seed=3, out=tmp_path / "self")
     rows, _ = _rows(tmp_path / "self")
     assert rows[0].ci95[0] < 0 < rows[0].ci95[1] and rows[0].sd_ratio < 1
 
