@@ -107,7 +107,9 @@ def _hand_with(hand: HindsightHand, turn: int) -> HindsightHand:
 def _rows(out, samples=16):
     data = divat_of_folder(out, seed=1, samples=samples)
     return [
-        estimator_row("divat", "", data.adjusted[:, j], data.raw[:, j], data.units, data.small_bet, data.big_blind, 0)
+        estimator_row(
+            "divat", "", data.adjusted[:, j], data.raw[:, j], data.units, data.small_bet, data.big_blind, 0
+        )
         for j in range(2)
     ], data
 

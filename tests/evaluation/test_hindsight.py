@@ -25,17 +25,23 @@ def test_every_hand_with_its_deal_its_cards_and_its_decisions(triples):
     record = read_hindsight(triples)
     stored = dict(read_hands(triples / "hands.sqlite"))
     assert [h.hand for h in record.hands] == sorted(stored) and len(record.hands) == 60
-    logged = {(d["hand"], d["action_index"]): d["probabilities"] for d in read_decisions(triples / "hands.sqlite")}
+    logged = {
+        (d["hand"], d["action_index"]): d["probabilities"] for d in read_decisions(triples / "hands.sqlite")
+    }
     given = 0
     for hand in record.hands:
         cards = deal_cards(7, hand.deal, 2)  # the dealer's plain reference
-        assert list(hand.deck[:9]) == cards and list(hand.holes) == cards[:4] and list(hand.board) == cards[4:9]
+        assert (
+            list(hand.deck[:9]) == cards and list(hand.holes) == cards[:4] and list(hand.board) == cards[4:9]
+        )
         assert sorted(hand.deck) == list(range(52))
         same = stored[hand.hand]
         assert tuple(same.holes) == hand.holes and tuple(same.nets) == hand.nets
         assert tuple(same.board) == hand.board[: len(same.board)]
         for i, (_, action, probabilities) in enumerate(hand.actions):
-            assert probabilities == (None if logged[(hand.hand, i)] is None else tuple(logged[(hand.hand, i)]))
+            assert probabilities == (
+                None if logged[(hand.hand, i)] is None else tuple(logged[(hand.hand, i)])
+            )
             given += probabilities is not None
             if probabilities is not None:
                 assert probabilities[action] > 0
@@ -113,7 +119,13 @@ def test_a_bot_cannot_read_the_hindsight_record_during_the_match(tmp_path, isola
     (bot / "peeker.py").write_text(textwrap.dedent(PEEKER.format(path=str(out / HINDSIGHT_FILE))))
     try:
         play_match(
-            [f"{bot / 'peeker.py'}:Peeker", "call"], 40, seed=3, out=out, block=10, isolate=isolate, log_decisions=True
+            [f"{bot / 'peeker.py'}:Peeker", "call"],
+            40,
+            seed=3,
+            out=out,
+            block=10,
+            isolate=isolate,
+            log_decisions=True,
         )
     except SandboxUnavailable:
         pytest.skip("no sandbox on this machine")
