@@ -1,5 +1,5 @@
 """The hindsight record of a results folder: complete (every hole card, the deck order, each decision's
-probabilities), readable after a crash, continued by --resume, and out of reach of the bots during the match."""
+probabilities), readable after a crash, continued by --resume, out of the bots' reach during the match."""
 
 import json
 import textwrap

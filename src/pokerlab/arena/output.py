@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import errno
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -342,6 +343,8 @@ def _probabilities(p) -> list[float] | None:
 
 def _reason(exc: BaseException) -> str:
     """What went wrong with a file, in a few words (an OSError's strerror, SQLite's message)."""
+    if getattr(exc, "errno", None) == errno.ENOSPC:
+        return "the disk is full"
     return getattr(exc, "strerror", None) or " ".join(str(exc).split()) or type(exc).__name__
 
 
