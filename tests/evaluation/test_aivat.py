@@ -89,6 +89,14 @@ def test_evaluate_and_match_evaluate_on_the_command_line(tmp_path, capsys):
     assert all(cells[(a, b)] == -cells[(b, a)] for a, b in cells)
     assert main(["evaluate", str(rr)]) == 0  # the luck adjustment's crosstable, as text
     assert "mbb/hand" in capsys.readouterr().out
+    assert main(["match", "--agents", "raise,call", "--hands", "40", "--out", str(tmp_path / "j"), "--json",
+                 "--evaluate", "divat", "--no-progress"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert (
+        report["hands"] == 40
+        and report["evaluation"]["method"] == "divat"
+        and report["evaluation"]["value_digest"]
+    )
     assert main(["match", "--agents", "call,raise", "--hands", "5", "--evaluate", "divat"]) == 2
     assert main(["evaluate", str(rr / "b"), "--method", "aivat"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -38,8 +38,6 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise ConfigError("--deals counts the deals of a --duplicate match; an ordinary match plays --hands")
     count = args.deals if args.duplicate else args.hands
     count = 1000 if count is None else count
-    if args.evaluate and not args.out:
-        raise ConfigError("--evaluate reads the match's results folder: give --out")
     result = play_match(
         parse_lineup(args.agents),
         count,
@@ -54,7 +52,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         isolate=args.isolate,
         action_timeout=args.action_timeout,
         rebuy=args.rebuy,
-        log_decisions=args.log_decisions or args.evaluate == "aivat",
+        log_decisions=args.log_decisions,
         resume=args.resume,
         max_faults=args.max_faults,
         tolerate_faults=args.tolerate_faults,
@@ -62,14 +60,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         pin=args.pin,
     )
     if args.json:
-        report = result.to_json()
-        if args.evaluate:
-            from pokerlab.evaluation.evaluate_commands import evaluate_folder
-
-            report["evaluation"] = json.loads(
-                evaluate_folder(result.out, args.evaluate, seed=0, as_json=True)
-            )
-        print(json.dumps(finite_json(report), allow_nan=False))
+        print(json.dumps(finite_json(result.to_json()), allow_nan=False))
         return 0
     if args.duplicate:
         n = len(result.labels)
@@ -88,10 +79,6 @@ def cmd_match(args: argparse.Namespace) -> int:
     print(results_table(result.results))
     if result.out:
         print(f"results in {result.out}")
-    if args.evaluate:
-        from pokerlab.evaluation.evaluate_commands import evaluate_folder
-
-        print(evaluate_folder(result.out, args.evaluate, seed=0))
     return 0
 
 
@@ -266,12 +253,6 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "--log-decisions",
         action="store_true",
         help="store every decision (with the agent's probabilities and info) in hands.sqlite",
-    )
-    p.add_argument(
-        "--evaluate",
-        choices=("luck", "divat", "aivat"),
-        default=None,
-        help="at the end, evaluate the results folder (as `pokerlab evaluate OUT --method METHOD`, seed 0)",
     )
     add_game_options(p)
     add_progress_option(p)

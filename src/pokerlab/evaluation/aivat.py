@@ -18,7 +18,7 @@ draws each decision with a fresh uniform gives exactly that. One that keeps a si
 whole hand (Loki-2's same-u selector, ``same_u_per_hand``) does not: its later draws depend on its earlier
 ones. Name such a seat in ``shared_uniform``: u then lies in the intersection I of the intervals of the
 actions it has taken (fold [0, f), call [f, f + c), raise [f + c, 1) of each triple), and
-P(a | h) = |I ∩ interval_a| / |I| (EVALUATION-SPEC's reach for correlated policies).
+P(a | h) = |I ∩ interval_a| / |I|, the reach of the hand's actions so far.
 
 A decision without probabilities is not corrected: Loki-1 and the stereotypes give none, so their
 actions stay in X as DIVAT judges them. Loki-2 in simulation mode reports its argmax as a probability-one

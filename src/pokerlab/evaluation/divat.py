@@ -18,7 +18,7 @@ played from the same start:
 
 V at the end of a round is the mean over the next cards of V at the start of the next, which is V of the
 baseline end of that round; so u = V(baseline end of pre-flop) + X + the luck of each card, and the luck
-terms have mean zero (EVALUATION-SPEC's telescoping argument; Zinkevich et al. 2006). X estimates
+terms have mean zero (the advantage sum of Zinkevich et al. 2006). X estimates
 u - c_position, where c_position = E V(baseline end of pre-flop) is the baseline's value of the position;
 c_small_blind = -c_big_blind, so over hands where each agent holds both positions equally often (a
 duplicate match exactly; an ordinary heads-up match, where the button alternates, to within one hand)

@@ -1,9 +1,13 @@
 """`pokerlab evaluate RESULTS... --method luck|divat|aivat`: raw and variance-reduced sb/hand of results
-folders, and an ACPC-style crosstable over several heads-up folders (or a folder of them: a round robin)."""
+folders, and an ACPC-style crosstable over several heads-up folders (or a folder of them: a round robin);
+and `pokerlab match ... --evaluate METHOD`, which this module adds to the match command (the arena stands
+below evaluation, so the flag comes from here)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 from pathlib import Path
 
@@ -183,8 +187,40 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def match_then_evaluate(play) -> object:
+    """The match command `play` followed by the evaluation of its results folder (``--evaluate``, seed 0):
+    its table after the match's, or its JSON object under ``"evaluation"`` in the match's."""
+
+    def command(args: argparse.Namespace) -> int:
+        if args.evaluate is None:
+            return play(args)
+        if not args.out:
+            raise ConfigError("--evaluate reads the match's results folder: give --out")
+        args.log_decisions = args.log_decisions or args.evaluate == "aivat"
+        if not args.json:
+            status = play(args)
+            print(evaluate_folder(args.out, args.evaluate, seed=0))
+            return status
+        with contextlib.redirect_stdout(io.StringIO()) as printed:
+            status = play(args)
+        report = json.loads(printed.getvalue())
+        report["evaluation"] = json.loads(evaluate_folder(args.out, args.evaluate, seed=0, as_json=True))
+        print(json.dumps(report))
+        return status
+
+    return command
+
+
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
-    """evaluate."""
+    """evaluate, and match's --evaluate."""
+    match = subparsers.choices["match"]
+    match.add_argument(
+        "--evaluate",
+        choices=METHODS,
+        default=None,
+        help="at the end, evaluate the results folder (as `pokerlab evaluate OUT --method METHOD`, seed 0)",
+    )
+    match.set_defaults(func=match_then_evaluate(match.get_default("func")))
     p = subparsers.add_parser(
         "evaluate", help="variance-reduced results of results folders", description=cmd_evaluate.__doc__
     )
