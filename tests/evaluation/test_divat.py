@@ -137,3 +137,14 @@ def test_a_folder_divat_does_not_cover_gets_one_line(tmp_path):
     play_match(["call", "raise"], 5, GameConfig(stack=200), seed=1, out=tmp_path / "stacks")
     with pytest.raises(ConfigError, match="unlimited stacks"):
         divat_of_folder(tmp_path / "stacks", seed=0)
+
+
+@pytest.mark.reproduction
+def test_the_published_divat_figure_of_loki1_against_tight_aggressive(tmp_path):
+    """docs/evaluation.md's row, re-made in full (20,000 hands, minutes): Loki-1 against tight-aggressive,
+    10,000 duplicate deals, match seed 28, evaluation seed 1: DIVAT +0.227 +- 0.018 sb/hand beside the raw
+    +0.210 +- 0.023, SD ratio 0.794, z(X - u) +1.13."""
+    play_match(["loki1", "tight-aggressive"], 10000, seed=28, duplicate=True, out=tmp_path / "m")
+    data = divat_of_folder(tmp_path / "m", seed=1)
+    row = estimator_row("divat", "", data.adjusted[:, 0], data.raw[:, 0], data.units, 10, 10, 0)
+    assert round(row.sb_per_hand, 3) == 0.227 and round(row.sd_ratio, 3) == 0.794 and abs(row.bias_z) < 3
