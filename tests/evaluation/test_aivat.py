@@ -63,7 +63,19 @@ def test_the_actions_tier_is_unbiased_and_narrower_for_a_bot_that_says_what_it_d
     assert np.allclose(tiers["actions"].adjusted.sum(axis=1), 0)
 
 
+class Liar(Agent):
+    """Calls, and says it raises for sure."""
+
+    name = "liar"
+
+    def act(self, view):
+        return Decision(CALL, (0.0, 0.0, 1.0))
+
+
 def test_what_aivat_cannot_evaluate_gets_one_line(tmp_path):
+    play_match([Liar(), "call"], 3, seed=1, out=tmp_path / "liar", log_decisions=True)
+    with pytest.raises(ConfigError, match="liar took call, which its probabilities .* made impossible"):
+        aivat_of_folder(tmp_path / "liar", seed=0)
     play_match(["call", "raise"], 5, seed=1, out=tmp_path / "m")
     with pytest.raises(ConfigError, match="records no decision probabilities: .*--log-decisions"):
         aivat_of_folder(tmp_path / "m", seed=0)

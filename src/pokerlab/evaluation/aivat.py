@@ -52,6 +52,8 @@ def conditional(
     if interval is None:
         return p
     lo, hi = interval
+    if hi <= lo:  # the actions taken were impossible together: nothing is possible any more
+        return np.zeros(3)
     edges = np.concatenate([[0.0], np.cumsum(p)])
     edges[-1] = 1.0
     overlap = np.clip(np.minimum(edges[1:], hi) - np.maximum(edges[:-1], lo), 0.0, None)
@@ -89,6 +91,16 @@ class Aivat:
             if probabilities is None:
                 return None
             q = conditional(probabilities, intervals.get(p))
+            if not q[action] > 0:
+                raise ConfigError(
+                    f"hand {hand.hand}: {hand.names[p]} took {('fold', 'call', 'raise')[action]}, which its "
+                    "probabilities (given the hand so far) made impossible: "
+                    + (
+                        "it draws afresh at each decision: drop --shared-uniform"
+                        if p in intervals
+                        else "its probabilities are not what it drew from"
+                    )
+                )
             if p in intervals:
                 intervals[p] = narrowed(probabilities, intervals[p], action)
             if q[action] >= 1.0:
