@@ -1,4 +1,4 @@
-"""AIVAT for heads-up limit hold'em (Burch et al. 2018 §4) over DIVAT's value function, in tiers.
+"""AIVAT for heads-up limit hold'em (Burch et al. 2018) over DIVAT's value function, in tiers.
 
 The value W(h) of a state is what DIVAT's baseline would net from it: the baseline finishes the round
 and plays the rest over random cards to come (`pokerlab.evaluation.divat`). Writing the result as W at
@@ -10,7 +10,7 @@ distribution the evaluator knows:
 * tier ``actions``: also the actions of every agent that said what it drew them from (the probabilities
   of its `Decision`, in the hindsight record): at such a decision h the correction is
   W(h a_taken) - sum_a P(a | h) W(h a), of mean zero given h, so the estimate stays unbiased whatever W
-  is (Burch et al. 2018 §4, Eq. 4). The children's values use the round's run-outs, shared with the
+  is (Burch et al. 2018). The children's values use the round's run-outs, shared with the
   round's chance term, so the action's noise cancels.
 
 P(a | h) must be the probability of the action *given everything before it in the hand*. An agent that

@@ -5,12 +5,12 @@ The baseline player is deterministic, non-deceptive and ignorant of its opponent
 s of its own hand against one uniformly random holding (the percentile of its pre-flop income rate,
 Papp 1998, before the flop; the hand strength HS of Billings et al. 1998 after it). It bets or raises to
 the k-th bet when s >= MAKE[round][k - 1]; facing a bet B into a pot P it folds when s < B / (P + B), the
-defender's folding frequency of the one-street equilibrium (Billings & Kan 2006 §3), else calls; it never
+defender's folding frequency of the one-street equilibrium (Billings & Kan 2006), else calls; it never
 folds when checking is free. The thresholds are our choice, not the paper's tables: they change only the
 variance, never the mean.
 
 The value V(h) of a state at the end of a round is the expected net of each position if both players
-followed the baseline from there on over random cards to come (Billings & Kan's roll-out equity). DIVAT
+followed the baseline from there on over random cards to come (a roll-out equity). DIVAT
 takes, round by round, the value of what was played less the value of what the baseline would have
 played from the same start:
 
