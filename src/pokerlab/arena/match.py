@@ -283,7 +283,7 @@ def play_match(
     writer = None
     if out:
         meta = run_meta(labels, config, seed, duplicate, hands, block, len(jobs), rebuy, log_decisions)
-        writer = ResultsWriter(Path(out), labels, meta, resume)
+        writer = ResultsWriter(Path(out), labels, meta, resume, hindsight=True)
     tally = Tally(n, writer)
     total = hands * (n if duplicate else 1)
     # the given instances play themselves in a single in-process session (so a learner keeps its learning)
