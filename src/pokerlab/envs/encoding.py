@@ -121,14 +121,23 @@ class Encoder:
     entry for entry, its cost growing with the records new since the previous call rather than all of them.
 
     It keeps the vector of the last view, the chips each position put in and the folds, and takes in the
-    new records (a fold puts in no chips); a view
-    of another hand (its last record seen is not the same object), of another position or hole cards, of a
-    board that does not extend the last one, or with another small bet starts over from the records.
+    new records (a fold puts in no chips). A view of another hand (its last record seen is not the same
+    object), of another position, players, hole cards or blinds, of a board that does not extend the last
+    one, or with another small bet starts over from the records.
     """
 
     __slots__ = (
-        "_buffer", "_committed", "_folded", "_seen", "_last", "_key", "_board", "_round", "_betting", "_opened",
-    )  # fmt: skip
+        "_buffer",
+        "_chips",
+        "_folded",
+        "_seen",
+        "_last",
+        "_key",
+        "_board",
+        "_round",
+        "_betting",
+        "_opened",
+    )
 
     def __init__(self) -> None:
         self._buffer = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
@@ -146,7 +155,7 @@ class Encoder:
         for p, chips in enumerate(view.blinds):
             if chips:
                 buffer[123 + p] = chips / unit
-        self._committed, self._folded = list(view.blinds), [False] * n
+        self._chips, self._folded = list(view.blinds), [False] * n
         self._seen, self._last, self._key = 0, None, key
         self._board: tuple[int, ...] = ()
         self._round = -1
@@ -160,7 +169,7 @@ class Encoder:
         if key != self._key or len(actions) < seen or (seen and actions[seen - 1] is not self._last):
             self._restart(view, key)
             seen = 0
-        buffer, committed, unit = self._buffer, self._committed, key[3]
+        buffer, committed, unit = self._buffer, self._chips, key[3]
         if len(actions) > seen:
             betting, opened = self._betting, self._opened
             for round_index, p, action, amount, _, _, _ in actions[seen:]:
