@@ -87,12 +87,22 @@ def test_encoder_starts_over_on_a_branch_another_seat_or_a_replayed_deal():
     for board in (view.board, (unseen[0], *view.board[1:]), view.board[:3]):
         changed = view._replace(board=board)
         assert_same(encoder.encode(changed), encode(changed))
-    # the same deal dealt again (a reset with the same seed): its records are new objects
+    # the same deal dealt again (a reset with the same seed): its records are new objects; before any
+    # record, with other blinds, or as another table size
     cards = rng.sample(range(52), 9)
-    for _ in range(2):
-        state = HandState(CONFIGS[0], cards[:4], cards[4:])
-        state.act(2)
-        view = seat_view(state, state.actor)
+    for config, raises in ((CONFIGS[0], 1), (CONFIGS[0], 1), (CONFIGS[0], 0), (GameConfig(small_blind=2), 0)):
+        state = HandState(config, cards[:4], cards[4:])
+        for _ in range(raises):
+            state.act(2)
+        view = seat_view(state, 0)
+        assert_same(encoder.encode(view), encode(view))
+    state = HandState(CONFIGS[0], cards[:4] + [cards[8], 51], cards[4:8] + [50])
+    view = seat_view(state, 0)
+    assert_same(encoder.encode(view), encode(view))
+    # heads-up views before any record: another seat with the same cards, then other cards
+    a, b, c, d, e, f = cards[:6]
+    for holes, position in (([a, b, c, d], 0), ([c, d, a, b], 1), ([e, f, c, d], 1)):
+        view = seat_view(HandState(CONFIGS[0], holes, cards[6:9] + [51, 50]), position)
         assert_same(encoder.encode(view), encode(view))
 
 

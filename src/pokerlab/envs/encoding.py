@@ -121,9 +121,11 @@ class Encoder:
     entry for entry, its cost growing with the records new since the previous call rather than all of them.
 
     It keeps the vector of the last view, the chips each position put in and the folds, and takes in the
-    new records (a fold puts in no chips). A view of another hand (its last record seen is not the same
-    object), of another position, players, hole cards or blinds, of a board that does not extend the last
-    one, or with another small bet starts over from the records.
+    new records (a fold puts in no chips). It starts over from the view when the view is of another hand
+    (the last record taken in is not the same object in it), of another position, hole cards, blinds or
+    small bet, or when its board does not extend the last one. (Before any record, the vector is made of
+    those, the board and the betting of the view alone, so a view of another hand with the same ones gives
+    the same vector.)
     """
 
     __slots__ = (
@@ -132,9 +134,13 @@ class Encoder:
         "_folded",
         "_seen",
         "_last",
-        "_key",
+        "_position",
+        "_hole",
+        "_blinds",
+        "_unit",
         "_board",
         "_round",
+        "_legal",
         "_betting",
         "_opened",
     )
@@ -142,13 +148,13 @@ class Encoder:
     def __init__(self) -> None:
         self._buffer = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         self._seen = 0
-        self._last = self._key = None
+        self._position = self._hole = self._blinds = self._unit = None
 
-    def _restart(self, view: SeatView, key: tuple) -> None:
+    def _restart(self, view: SeatView) -> None:
         """Forget the hand: the vector of `view` before any record, no record taken in."""
         buffer = self._buffer
         buffer.fill(0.0)
-        hole, n, unit = view.hole, view.players, key[3]
+        hole, n, unit = view.hole, view.players, view.config.small_bet
         buffer[hole[0]] = buffer[hole[1]] = 1.0
         buffer[108 + view.position] = 1.0
         buffer[118] = n / MAX_SEATS
@@ -156,20 +162,27 @@ class Encoder:
             if chips:
                 buffer[123 + p] = chips / unit
         self._chips, self._folded = list(view.blinds), [False] * n
-        self._seen, self._last, self._key = 0, None, key
+        self._seen, self._last = 0, None
+        self._position, self._hole, self._blinds, self._unit = view.position, hole, view.blinds, unit
         self._board: tuple[int, ...] = ()
-        self._round = -1
+        self._round = self._legal = None
         self._betting, self._opened = "", 0  # the letters of the records taken in; the rounds they opened
 
     def encode(self, view: SeatView) -> tuple[np.ndarray, np.ndarray, dict]:
         """(observation, action mask, the view in plain form) of `view`, as `encode` gives them."""
         actions = view.actions
         seen = self._seen
-        key = (view.position, view.players, view.hole, view.config.small_bet, view.blinds)
-        if key != self._key or len(actions) < seen or (seen and actions[seen - 1] is not self._last):
-            self._restart(view, key)
+        if (
+            len(actions) < seen
+            or (seen and actions[seen - 1] is not self._last)
+            or view.position != self._position
+            or view.hole != self._hole
+            or view.blinds != self._blinds
+            or view.config.small_bet != self._unit
+        ):
+            self._restart(view)
             seen = 0
-        buffer, committed, unit = self._buffer, self._chips, key[3]
+        buffer, committed, unit = self._buffer, self._chips, self._unit
         if len(actions) > seen:
             betting, opened = self._betting, self._opened
             for round_index, p, action, amount, _, _, _ in actions[seen:]:
@@ -189,16 +202,16 @@ class Encoder:
         if board is not self._board:
             old = self._board
             if board[: len(old)] != old:
-                self._restart(view, key)
+                self._restart(view)
                 return self.encode(view)
             for card in board[len(old) :]:
                 buffer[52 + card] = 1.0
             self._board = board
-        round_index = min(view.round, 3)
+        round_index = view.round
         if round_index != self._round:
-            if self._round >= 0:
-                buffer[104 + self._round] = 0.0
-            buffer[104 + round_index] = 1.0
+            if self._round is not None:
+                buffer[104 + min(self._round, 3)] = 0.0
+            buffer[104 + min(round_index, 3)] = 1.0
             self._round = round_index
         left = view.raises_left
         buffer[119] = view.pot / unit
@@ -209,7 +222,9 @@ class Encoder:
         mask = _MASKS.get(legal)
         if mask is None:
             mask = _mask_of(legal)
-        buffer[149:152] = mask
+        if legal != self._legal:
+            buffer[149:152] = mask
+            self._legal = legal
         committed = list(committed)
         starting = view.starting_stacks
         plain = {
@@ -217,13 +232,13 @@ class Encoder:
             "players": view.players,
             "hole": list(view.hole),
             "board": list(board),
-            "round": view.round,
+            "round": round_index,
             "pot": view.pot,
             "to_call": view.to_call,
             "raises": view.raises,
             "raises_left": left,
             "legal_actions": list(legal),
-            "betting": self._betting + "/" * (min(view.round, 3) - self._opened),
+            "betting": self._betting + "/" * (min(round_index, 3) - self._opened),
             "committed": committed,
             "folded": list(self._folded),
             "seats": list(view.seats),
