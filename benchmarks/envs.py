@@ -10,7 +10,11 @@ n)`` in one process, its decisions counted after the clock from a written run's 
 ``state["legal_actions"]`` for whoever is to act (one decision a step; `benchmarks/engine.py`). "one-shot"
 is `HoldemEnv` observing through the one-shot `encode` (every record of the hand read at every step) instead
 of its `Encoder` (the records new since the last step): the environment before and after the encoder, in
-the same run. Each figure is the best of ``--repeats`` runs after a warm-up, the repeats of the four taken
+the same run. Where the environment's time goes: the same hands played on its `LearnerTable` alone (the
+learner's action drawn from the state's legal actions, no view, no observation: "table"), then with the
+learner's view built at each of its observations ("+ view"), then encoded by its `Encoder` ("+ encoder");
+the Gymnasium `step`/`reset` and ``info`` make the rest. Each figure is the best of ``--repeats`` runs after
+a warm-up, the repeats of the four taken
 in turn so that they share the machine's load. Usage:
 ``python benchmarks/envs.py [--hands N] [--seed S] [--repeats R] [--json]``.
 """
@@ -20,13 +24,17 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from functools import partial
 
 import numpy as np
 
 from arena import our_decisions, ours
 from engine import rlcard_env
 from pokerlab.envs import HoldemEnv
-from pokerlab.envs.encoding import encode
+from pokerlab.envs.encoding import Encoder, encode
+
+#: The layers of `layer_rate`, by name.
+LAYERS = ("table", "+ view", "+ encoder")
 
 
 class OneShot:
@@ -60,6 +68,31 @@ def one_shot_rate(n: int, hands: int, seed: int) -> float:
     return env_rate(n, hands, seed, one_shot=True)
 
 
+def layer_rate(n: int, hands: int, seed: int, layer: int) -> float:
+    """Decisions/s of `env_rate`'s hands on the environment's `LearnerTable` alone (layer 0), with the
+    learner's view built where the environment observes (1), and encoded by an `Encoder` (2)."""
+    env = HoldemEnv(opponents=["random"] * (n - 1), seed=seed)
+    env.reset(seed=seed)
+    table, seat, encoder = env.learning, env.seat, Encoder()
+    uniform = iter(np.random.default_rng(seed).random(hands * 40).tolist())  # drawn before the clock
+    decisions = 0
+    start = time.perf_counter()
+    for _ in range(hands):
+        while True:
+            if layer:
+                view = table.view(seat)
+                if layer > 1:
+                    encoder.encode(view)
+            if table.actor < 0:
+                break
+            legal = table.state.legal_actions()
+            table.apply(legal[int(next(uniform) * len(legal))])
+        table.finish()
+        decisions += len(table.state.actions)
+        table.start()
+    return decisions / (time.perf_counter() - start)
+
+
 def arena_rate(n: int, hands: int, seed: int) -> float:
     """Decisions/s of `play_match` with n random players in this process."""
     return ours(n, hands, seed) * our_decisions(n, hands, seed) / hands
@@ -79,6 +112,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rates = (("env", env_rate), ("one_shot", one_shot_rate), ("arena", arena_rate), ("rlcard", rlcard_rate))
+    rates += tuple((name, partial(layer_rate, layer=k)) for k, name in enumerate(LAYERS))
     rows = {}
     for n in (2, 6):
         rows[n] = dict.fromkeys(name for name, _ in rates)
@@ -101,6 +135,11 @@ def main() -> None:
             f"{n:<7}{env:>11,.0f}{before:>10,.0f}{arena:>11,.0f}{peer:>12,.0f}"
             f"{env / arena:>11.2f}{before / arena:>16.2f}{env / peer:>12.2f}"
         )
+    print("where the environment's time goes, decisions/s (and / arena) of the same hands:")
+    print(f"{'seats':<7}" + "".join(f"{name:>18}" for name in (*LAYERS, "HoldemEnv")))
+    for n, r in rows.items():
+        cells = (f"{r[name]:,.0f} ({r[name] / r['arena']:.2f})" for name in (*LAYERS, "env"))
+        print(f"{n:<7}" + "".join(f"{cell:>18}" for cell in cells))
 
 
 if __name__ == "__main__":
