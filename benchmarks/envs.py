@@ -7,8 +7,15 @@ through ``reset`` and ``step``; its decisions are every action of every hand, th
 opponents' (the length of the hand's action list, read in the loop). The arena: ``play_match(["random"] *
 n)`` in one process, its decisions counted after the clock from a written run's hand store
 (`benchmarks/arena.py`). RLCard: ``limit-holdem``'s ``env.step`` with a uniform choice among
-``state["legal_actions"]`` for whoever is to act (one decision a step; `benchmarks/engine.py`). Each figure
-is the best of ``--repeats`` runs after a warm-up. Usage:
+``state["legal_actions"]`` for whoever is to act (one decision a step; `benchmarks/engine.py`). "one-shot"
+is `HoldemEnv` observing through the one-shot `encode` (every record of the hand read at every step) instead
+of its `Encoder` (the records new since the last step): the environment before and after the encoder, in
+the same run. Where the environment's time goes: the same hands played on its `LearnerTable` alone (the
+learner's action drawn from the state's legal actions, no view, no observation: "table"), then with the
+learner's view built at each of its observations ("+ view"), then encoded by its `Encoder` ("+ encoder");
+the Gymnasium `step`/`reset` and ``info`` make the rest. Each figure is the best of ``--repeats`` runs after
+a warm-up, the repeats of the four taken
+in turn so that they share the machine's load. Usage:
 ``python benchmarks/envs.py [--hands N] [--seed S] [--repeats R] [--json]``.
 """
 
@@ -17,17 +24,31 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from functools import partial
 
 import numpy as np
 
 from arena import our_decisions, ours
 from engine import rlcard_env
 from pokerlab.envs import HoldemEnv
+from pokerlab.envs.encoding import Encoder, encode
+
+#: The layers of `layer_rate`, by name.
+LAYERS = ("table", "+ view", "+ encoder")
 
 
-def env_rate(n: int, hands: int, seed: int) -> float:
-    """Decisions/s of `HoldemEnv` with n - 1 random opponents and a random learning seat."""
+class OneShot:
+    """The observation as `HoldemEnv` built it before `Encoder`: `encode`, every record read at every step."""
+
+    encode = staticmethod(encode)
+
+
+def env_rate(n: int, hands: int, seed: int, one_shot: bool = False) -> float:
+    """Decisions/s of `HoldemEnv` with n - 1 random opponents and a random learning seat (observing
+    through `OneShot` when asked)."""
     env = HoldemEnv(opponents=["random"] * (n - 1), seed=seed)
+    if one_shot:
+        env._encoder = OneShot()
     uniform = iter(np.random.default_rng(seed).random(hands * 40).tolist())  # drawn before the clock
     decisions = 0
     start = time.perf_counter()
@@ -39,6 +60,36 @@ def env_rate(n: int, hands: int, seed: int) -> float:
             obs, reward, done, _, info = env.step(legal[int(next(uniform) * len(legal))])
         decisions += len(env.state.actions)
         obs, info = env.reset()
+    return decisions / (time.perf_counter() - start)
+
+
+def one_shot_rate(n: int, hands: int, seed: int) -> float:
+    """Decisions/s of `HoldemEnv` observing through the one-shot `encode`."""
+    return env_rate(n, hands, seed, one_shot=True)
+
+
+def layer_rate(n: int, hands: int, seed: int, layer: int) -> float:
+    """Decisions/s of `env_rate`'s hands on the environment's `LearnerTable` alone (layer 0), with the
+    learner's view built where the environment observes (1), and encoded by an `Encoder` (2)."""
+    env = HoldemEnv(opponents=["random"] * (n - 1), seed=seed)
+    env.reset(seed=seed)
+    table, seat, encoder = env.learning, env.seat, Encoder()
+    uniform = iter(np.random.default_rng(seed).random(hands * 40).tolist())  # drawn before the clock
+    decisions = 0
+    start = time.perf_counter()
+    for _ in range(hands):
+        while True:
+            if layer:
+                view = table.view(seat)
+                if layer > 1:
+                    encoder.encode(view)
+            if table.actor < 0:
+                break
+            legal = table.state.legal_actions()
+            table.apply(legal[int(next(uniform) * len(legal))])
+        table.finish()
+        decisions += len(table.state.actions)
+        table.start()
     return decisions / (time.perf_counter() - start)
 
 
@@ -60,20 +111,35 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    rates = (("env", env_rate), ("one_shot", one_shot_rate), ("arena", arena_rate), ("rlcard", rlcard_rate))
+    rates += tuple((name, partial(layer_rate, layer=k)) for k, name in enumerate(LAYERS))
     rows = {}
     for n in (2, 6):
-        rows[n] = {}
-        for name, rate in (("env", env_rate), ("arena", arena_rate), ("rlcard", rlcard_rate)):
+        rows[n] = dict.fromkeys(name for name, _ in rates)
+        for _, rate in rates:
             rate(n, 100, args.seed)  # warm-up
-            rows[n][name] = max(rate(n, args.hands, args.seed + r) for r in range(args.repeats))
+        for r in range(args.repeats):
+            for name, rate in rates:
+                rows[n][name] = max(rows[n][name] or 0.0, rate(n, args.hands, args.seed + r))
     if args.json:
         print(json.dumps({"hands": args.hands, "seed": args.seed, "decisions_per_second": rows}))
         return
     print(f"decisions/s, {args.hands} hands of random players, seed {args.seed}, best of {args.repeats}")
-    print(f"{'seats':<7}{'HoldemEnv':>11}{'arena':>11}{'RLCard env':>12}{'env/arena':>11}{'env/RLCard':>12}")
+    print(
+        f"{'seats':<7}{'HoldemEnv':>11}{'one-shot':>10}{'arena':>11}{'RLCard env':>12}"
+        f"{'env/arena':>11}{'one-shot/arena':>16}{'env/RLCard':>12}"
+    )
     for n, r in rows.items():
-        env, arena, peer = r["env"], r["arena"], r["rlcard"]
-        print(f"{n:<7}{env:>11,.0f}{arena:>11,.0f}{peer:>12,.0f}{env / arena:>11.2f}{env / peer:>12.2f}")
+        env, before, arena, peer = r["env"], r["one_shot"], r["arena"], r["rlcard"]
+        print(
+            f"{n:<7}{env:>11,.0f}{before:>10,.0f}{arena:>11,.0f}{peer:>12,.0f}"
+            f"{env / arena:>11.2f}{before / arena:>16.2f}{env / peer:>12.2f}"
+        )
+    print("where the environment's time goes, decisions/s (and / arena) of the same hands:")
+    print(f"{'seats':<7}" + "".join(f"{name:>18}" for name in (*LAYERS, "HoldemEnv")))
+    for n, r in rows.items():
+        cells = (f"{r[name]:,.0f} ({r[name] / r['arena']:.2f})" for name in (*LAYERS, "env"))
+        print(f"{n:<7}" + "".join(f"{cell:>18}" for cell in cells))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ except ImportError:  # pragma: no cover - the extra is installed for the tests
     raise ImportError("pokerlab.envs.HoldemAEC needs PettingZoo: pip install 'pokerlab[envs]'") from None
 
 from pokerlab.engine import GameConfig
-from pokerlab.envs.encoding import OBSERVATION_SIZE, action_mask, observation, view_dict
+from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder
 from pokerlab.envs.learners import LearnerTable, Seated
 from pokerlab.errors import ConfigError
 
@@ -54,6 +54,7 @@ class HoldemAEC(Seated, AECEnv):
         names = [opponents.get(j) for j in range(players)]
         self.possible_agents = [f"seat_{j}" for j in range(players) if names[j] is None]
         self._seat_of = {agent: int(agent[5:]) for agent in self.possible_agents}
+        self._encoders = {agent: Encoder() for agent in self.possible_agents}
         self.render_mode = None
         labels = [f"seat_{j}" if name is None else f"{name} (seat {j})" for j, name in enumerate(names)]
         self.learning = LearnerTable(names, self.config, labels)
@@ -70,8 +71,8 @@ class HoldemAEC(Seated, AECEnv):
         return self._action_space
 
     def observe(self, agent: str) -> dict:
-        view = self.learning.view(self._seat_of[agent])
-        return {"observation": observation(view), "action_mask": action_mask(view)}
+        obs, mask, _ = self._encoders[agent].encode(self.learning.view(self._seat_of[agent]))
+        return {"observation": obs, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new hand: with a seed, the first deal of that seed; without, the next deal."""
@@ -95,8 +96,8 @@ class HoldemAEC(Seated, AECEnv):
     def _update_infos(self) -> None:
         self.infos = {}
         for agent in self.agents:
-            view = self.learning.view(self._seat_of[agent])
-            self.infos[agent] = {"view": view_dict(view), "action_mask": action_mask(view), "hand": self.hand}
+            _, mask, plain = self._encoders[agent].encode(self.learning.view(self._seat_of[agent]))
+            self.infos[agent] = {"view": plain, "action_mask": mask, "hand": self.hand}
 
     def step(self, action) -> None:
         """Apply the action of `agent_selection` (None for an agent whose hand is over), then the pokerlab

@@ -19,13 +19,17 @@ start  length  entry
 143    6       reserved (0), so that the layout can grow without moving
 149    3       the action mask: FOLD, CALL, RAISE legal (all 0 when it is not this seat's turn)
 ====== ======= ==============================================================================
+
+`encode` builds it from a view in one go, reading every record; `Encoder` gives the same arrays and dicts
+for the successive views of one seat, taking in only the records new since its last view (what the
+environments step with).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from pokerlab.actions import CALL, FOLD, RAISE
+from pokerlab.actions import ACTION_LETTERS, CALL, FOLD, RAISE
 from pokerlab.engine import SeatView
 
 #: Length of the observation vector.
@@ -36,7 +40,10 @@ MAX_SEATS = 10
 
 def action_mask(view: SeatView) -> np.ndarray:
     """(FOLD, CALL, RAISE) legal for this seat now, as int8 0/1."""
-    legal = view.legal_actions
+    return _mask_of(view.legal_actions)
+
+
+def _mask_of(legal: tuple[int, ...]) -> np.ndarray:
     return np.array([FOLD in legal, CALL in legal, RAISE in legal], dtype=np.int8)
 
 
@@ -82,12 +89,8 @@ def encode(view: SeatView) -> tuple[np.ndarray, np.ndarray, dict]:
     return _vector(view, mask, committed, folded), mask, _plain(view, committed, folded)
 
 
-def view_dict(view: SeatView) -> dict:
-    """The view in plain form (ints, lists, strings): what `info["view"]` carries."""
-    return _plain(view, *_public(view))
-
-
 def _plain(view: SeatView, committed: list[int], folded: list[bool]) -> dict:
+    """The view in plain form (ints, lists, strings): what `info["view"]` carries."""
     starting = view.starting_stacks
     return {
         "position": view.position,
@@ -107,3 +110,139 @@ def _plain(view: SeatView, committed: list[int], folded: list[bool]) -> dict:
         "stacks": None if starting is None else [s - c for s, c in zip(starting, committed, strict=True)],
         "small_bet": view.config.small_bet,
     }
+
+
+#: The masks of the legal-action tuples the engine gives (any other is built when met).
+_MASKS = {legal: _mask_of(legal) for legal in ((), (CALL,), (FOLD, CALL), (FOLD, CALL, RAISE))}
+
+
+class Encoder:
+    """`encode` for the successive views of one seat: ``Encoder().encode(view)`` equals ``encode(view)``
+    entry for entry, its cost growing with the records new since the previous call rather than all of them.
+
+    It keeps the vector of the last view, the chips each position put in and the folds, and takes in the
+    new records (a fold puts in no chips). It starts over from the view when the view is of another hand
+    (the last record taken in is not the same object in it), of another position, hole cards, blinds or
+    small bet, or when its board does not extend the last one. (Before any record, the vector is made of
+    those, the board and the betting of the view alone, so a view of another hand with the same ones gives
+    the same vector.)
+    """
+
+    __slots__ = (
+        "_buffer",
+        "_chips",
+        "_folded",
+        "_seen",
+        "_last",
+        "_position",
+        "_hole",
+        "_blinds",
+        "_unit",
+        "_board",
+        "_round",
+        "_legal",
+        "_betting",
+        "_opened",
+    )
+
+    def __init__(self) -> None:
+        self._buffer = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        self._seen = 0
+        self._position = self._hole = self._blinds = self._unit = None
+
+    def _restart(self, view: SeatView) -> None:
+        """Forget the hand: the vector of `view` before any record, no record taken in."""
+        buffer = self._buffer
+        buffer.fill(0.0)
+        hole, n, unit = view.hole, view.players, view.config.small_bet
+        buffer[hole[0]] = buffer[hole[1]] = 1.0
+        buffer[108 + view.position] = 1.0
+        buffer[118] = n / MAX_SEATS
+        for p, chips in enumerate(view.blinds):
+            if chips:
+                buffer[123 + p] = chips / unit
+        self._chips, self._folded = list(view.blinds), [False] * n
+        self._seen, self._last = 0, None
+        self._position, self._hole, self._blinds, self._unit = view.position, hole, view.blinds, unit
+        self._board: tuple[int, ...] = ()
+        self._round = self._legal = None
+        self._betting, self._opened = "", 0  # the letters of the records taken in; the rounds they opened
+
+    def encode(self, view: SeatView) -> tuple[np.ndarray, np.ndarray, dict]:
+        """(observation, action mask, the view in plain form) of `view`, as `encode` gives them."""
+        actions = view.actions
+        seen = self._seen
+        if (
+            len(actions) < seen
+            or (seen and actions[seen - 1] is not self._last)
+            or view.position != self._position
+            or view.hole != self._hole
+            or view.blinds != self._blinds
+            or view.config.small_bet != self._unit
+        ):
+            self._restart(view)
+            seen = 0
+        buffer, committed, unit = self._buffer, self._chips, self._unit
+        if len(actions) > seen:
+            betting, opened = self._betting, self._opened
+            for round_index, p, action, amount, _, _, _ in actions[seen:]:
+                if amount:
+                    committed[p] += amount
+                    buffer[123 + p] = committed[p] / unit
+                elif action == FOLD:
+                    self._folded[p] = True
+                    buffer[133 + p] = 1.0
+                if round_index != opened:
+                    betting += "/" * (round_index - opened)
+                    opened = round_index
+                betting += ACTION_LETTERS[action]
+            self._betting, self._opened = betting, opened
+            self._seen, self._last = len(actions), actions[-1]
+        board = view.board
+        if board is not self._board:
+            old = self._board
+            if board[: len(old)] != old:
+                self._restart(view)
+                return self.encode(view)
+            for card in board[len(old) :]:
+                buffer[52 + card] = 1.0
+            self._board = board
+        round_index = view.round
+        if round_index != self._round:
+            if self._round is not None:
+                buffer[104 + min(self._round, 3)] = 0.0
+            buffer[104 + min(round_index, 3)] = 1.0
+            self._round = round_index
+        left = view.raises_left
+        buffer[119] = view.pot / unit
+        buffer[120] = view.to_call / unit
+        buffer[121] = view.raises
+        buffer[122] = -1 if left is None else left
+        legal = view.legal_actions
+        mask = _MASKS.get(legal)
+        if mask is None:
+            mask = _mask_of(legal)
+        if legal != self._legal:
+            buffer[149:152] = mask
+            self._legal = legal
+        committed = list(committed)
+        starting = view.starting_stacks
+        plain = {
+            "position": view.position,
+            "players": view.players,
+            "hole": list(view.hole),
+            "board": list(board),
+            "round": round_index,
+            "pot": view.pot,
+            "to_call": view.to_call,
+            "raises": view.raises,
+            "raises_left": left,
+            "legal_actions": list(legal),
+            "betting": self._betting + "/" * (min(round_index, 3) - self._opened),
+            "committed": committed,
+            "folded": list(self._folded),
+            "seats": list(view.seats),
+            "stacks": None if starting is None else [s - c for s, c in zip(starting, committed, strict=True)],
+            "small_bet": unit,
+        }
+        return buffer.copy(), mask.copy(), plain

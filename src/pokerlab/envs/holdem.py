@@ -18,7 +18,7 @@ import gymnasium as gym
 import numpy as np
 
 from pokerlab.engine import GameConfig
-from pokerlab.envs.encoding import OBSERVATION_SIZE, encode
+from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder
 from pokerlab.envs.learners import LearnerTable, Seated
 from pokerlab.errors import ConfigError, IllegalAction
 
@@ -62,6 +62,7 @@ class HoldemEnv(Seated, gym.Env):
         self.action_space = gym.spaces.Discrete(3)
         self.observation_space = gym.spaces.Box(-1.0, np.inf, (OBSERVATION_SIZE,), np.float32)
         self._first_seed = seed
+        self._encoder = Encoder()
 
     @property
     def position(self) -> int:
@@ -70,7 +71,7 @@ class HoldemEnv(Seated, gym.Env):
 
     def _observe(self) -> tuple[np.ndarray, dict]:
         """The learning seat's observation and info on the hand as it stands."""
-        obs, mask, plain = encode(self.learning.view(self.seat))
+        obs, mask, plain = self._encoder.encode(self.learning.view(self.seat))
         return obs, {"view": plain, "action_mask": mask, "hand": self.learning.hand}
 
     # -- Gymnasium ------------------------------------------------------------------------------------
