@@ -7,7 +7,8 @@ Arrays, population index first (``index(segment, stage, position, bets)``), memb
   slot's parent and the fitness it earned (NaN: never credited); ``parent_evals``: how many
   measurements that fitness averages;
 * ``credit_sum`` / ``credit_count``: feedback R credited since the last reproduction; ``uses``: hands in
-  which the member was the representative of a consulted population; ``pointer``: the representative;
+  which the member was the representative of a consulted population (``uses_rule = "per_hand"``), or
+  consultations that it answered (``"per_consultation"``); ``pointer``: the representative;
 * ``sigma`` / ``successes`` / ``comparisons``: each slot's mutation step and its one-fifth-rule tally;
   ``generation``: reproductions per population.
 
@@ -117,16 +118,22 @@ class Hypercube:
         self.credit_sum[population, members] += result
         self.credit_count[population, members] += 1
 
+    def use(self, population: int) -> None:
+        """Count a use of the population's representative and move its pointer to the next member."""
+        self.uses[population, self.pointer[population]] += 1
+        self.pointer[population] = (self.pointer[population] + 1) % self.config.population_size
+
     def consulted(self, populations, rng: np.random.Generator, evolve: bool = True) -> list[int]:
-        """End of a hand: each consulted population counts a use of its representative and moves its pointer;
-        with `evolve`, those whose members have all been used enough reproduce. Returns the populations
-        that reproduced."""
+        """End of a hand: with ``uses_rule = "per_hand"`` each consulted population counts a use of its
+        representative and moves its pointer (with ``"per_consultation"`` the player did so at every
+        consultation); with `evolve`, those whose members have all been used enough reproduce. Returns the
+        populations that reproduced."""
         done = []
-        m, due = self.config.population_size, self.config.uses_per_generation
+        per_hand = self.config.uses_rule == "per_hand"
         for p in populations:
-            self.uses[p, self.pointer[p]] += 1
-            self.pointer[p] = (self.pointer[p] + 1) % m
-            if evolve and self.pointer[p] == 0 and self.uses[p].min() >= due:
+            if per_hand:
+                self.use(p)
+            if evolve and self.uses[p].min() >= self.config.uses_per_generation:
                 self.reproduce(p, rng)
                 done.append(p)
         return done
