@@ -32,6 +32,7 @@ from pokerlab.programs.barone_while.agent import EvolvingAgent
 from pokerlab.programs.barone_while.candidate import probabilities
 from pokerlab.programs.barone_while.config import EvolvingConfig
 from pokerlab.programs.barone_while.epochs import TABLES, EpochRun, play_epochs
+from pokerlab.programs.barone_while.generations import by_stage
 from pokerlab.programs.barone_while.hypercube import Hypercube
 from pokerlab.programs.barone_while.plots import moving_average, plot_controller, plot_epochs, plot_table2
 
@@ -282,16 +283,9 @@ def controller_properties(state: dict, config: EvolvingConfig | None = None) -> 
 
 
 def generations_by_stage(state: dict) -> dict:
-    """Reproductions so far per opponent segment and stage (max and mean over the 12 cells): how far each
-    part of the hypercube has evolved."""
-    generation = np.asarray(state["generation"])  # segments x stage x position x bets
-    return {
-        str(name): {
-            "max": [int(v) for v in generation[s].reshape(4, -1).max(axis=1)],
-            "mean": [round(float(v), 2) for v in generation[s].reshape(4, -1).mean(axis=1)],
-        }
-        for s, name in enumerate(state["segments"])
-    }
+    """Reproductions so far per opponent segment and stage (max, mean and min over the 12 cells): how far
+    each part of the hypercube has evolved."""
+    return by_stage(state["generation"], state["segments"])
 
 
 def preflop_rates(state: dict, epochs: int, seed: int, config: EvolvingConfig | None = None) -> dict:
