@@ -344,8 +344,23 @@ def bw_2(
     """Experiment 2 (Barone & While 2000 §4.3): player A adapts at the mixed table."""
     out = _out(out)
     runs_out, states = _evolve("player_a", "evolve A", epochs, seed, runs, workers, progress, config)
-    a_rates = preflop_rates(
-        EvolvingAgent(config, SEGMENTS, "player_a").learned_state(), 30, seed + 20_000, config
+    a_state = EvolvingAgent(config, SEGMENTS, "player_a").learned_state()
+    a_rates = preflop_rates(a_state, 30, seed + 20_000, config)
+    frozen = _run_jobs(  # frozen A on each evolution's cards and seats: what evolving gains or costs
+        [
+            {
+                "state": a_state,
+                "frozen": True,
+                "seed": run.seed,
+                "table": "mixed",
+                "epochs": epochs,
+                "progress": progress,
+                "label": f"frozen A seed {run.seed}",
+                "config": config,
+            }
+            for run in runs_out
+        ],
+        workers,
     )
     summary = {"runs": [], "player_a_preflop": a_rates}
     lines = [
@@ -354,25 +369,31 @@ def bw_2(
         f"PFR {a_rates['pfr']:.1%} "
         f"({'ok' if a_rates['pass'] else 'FAIL'}: target VPIP 12-30 %, PFR >= VPIP / 2)",
     ]
-    for run, state in zip(runs_out, states, strict=True):
+    for run, state, (still, _) in zip(runs_out, states, frozen, strict=True):
         props = controller_properties(state, config)
         generations = generations_by_stage(state)
         metric = different_actions(state, metric_hands, seed + 10_000 + run.seed, config)
+        versus = paired_test(still.player, run.player) if epochs > 1 else None
         summary["runs"].append(
             {
                 "seed": run.seed,
                 "hands": run.hands,
                 "seconds": run.seconds,
                 "mean_w": float(run.player.mean()),
+                "frozen_a_mean_w": float(still.player.mean()),
+                "frozen_a_better": versus.to_json() if versus else None,
+                "not_worse_than_frozen": bool(versus is None or versus.p_greater >= 0.05),
                 "properties": props,
                 "different_actions": metric,
                 "generations": generations,
             }
         )
         lines.append(
-            f"seed {run.seed}: mean W {run.player.mean():+.0f} per epoch; post-river decisions played "
-            f"differently by A^tight and A^loose: {metric['share']:.1%} of {metric['post_river_decisions']} "
-            "(target >= 10 %, paper > 15 %)"
+            f"seed {run.seed}: mean W {run.player.mean():+.0f} per epoch (frozen A on the same cards "
+            f"{still.player.mean():+.0f}"
+            + (f", paired p(frozen better) {versus.p_greater:.3g}" if versus else "")
+            + f"); post-river decisions played differently by A^tight and A^loose: {metric['share']:.1%} of "
+            f"{metric['post_river_decisions']} (target >= 10 %, paper > 15 %)"
         )
         lines += [
             f"  generations against {g} (max per stage, pre-flop..river): {generations[g]['max']}"
@@ -510,6 +531,7 @@ def bw_3(
                     "welch": welch.to_json(),
                     "paired": paired.to_json(),
                     "pass": bool(welch.p_greater < 0.05 and welch.difference > 0),
+                    "paired_pass": bool(paired.p_greater < 0.05 and paired.difference > 0),
                 }
             )
         loose_more = {p: welch_test(w[(r, "loose", p)], w[(r, "tight", p)]).to_json() for p in PLAYERS}
@@ -535,7 +557,7 @@ def bw_3(
             lines.append(
                 f"  {'ok  ' if test['pass'] else 'FAIL'} {test['claim']}: "
                 f"diff {test['welch']['difference']:+.0f}, Welch p {test['welch']['p_greater']:.3g}, "
-                f"paired p {test['paired']['p_greater']:.3g}"
+                f"paired p {test['paired']['p_greater']:.3g} ({'ok' if test['paired_pass'] else 'FAIL'})"
             )
         lines.append(
             "  loose > tight: "
