@@ -191,3 +191,13 @@ def test_generation_count_matches_the_uses_and_extrapolates_linearly():
     scaled = generations.extrapolate(counted, 20)
     assert scaled["loose-aggressive"]["max"][0] == pytest.approx(10 * table["loose-aggressive"]["max"][0])
     assert "EXTRAPOLATED" in generations.lines(counted, 20)[-1]
+
+
+def test_spread_records_every_reproduction_of_the_same_run():
+    config = EvolvingConfig(uses_rule="per_consultation", population_size=4, uses_per_generation=2)
+    measured = generations.spread(config, epochs=2, seed=0, start="player_a")
+    counted = generations.count(config, epochs=2, seed=0, start="player_a")
+    total = sum(round(m * 12) for stats in counted["generations"].values() for m in stats["mean"])
+    assert measured["reproductions"] == total > 0
+    lo, mid, hi = measured["credited_hands_per_member_p10_p50_p90"]
+    assert 0 <= lo <= mid <= hi

@@ -7,7 +7,10 @@ representative, or once per per-opponent consultation) decides whether the paper
 71) and Fig. 2 (an evolved tight-passive river controller) are reachable at all. `count` evolves a player at
 the mixed table for `epochs` epochs and reports, per opponent segment and stage, the most, the mean and the
 fewest generations over the stage's 12 cells; `extrapolate` scales them linearly to another epoch count
-(marked as such wherever printed).
+(marked as such wherever printed). `spread` records every reproduction of such a run: on how many hands
+each member was credited in the generation (the representative's uses plus every hand in which it
+suggested the played action, §7) and how far apart the members' fitnesses are (their standard deviation),
+the noise model of docs/barone-while.md §14.
 
 ``python -m pokerlab.programs.barone_while.generations --epochs 71 --seed 0 --settings
 uses_rule=per_consultation`` prints the table (``--to 1000`` adds the extrapolation).
@@ -57,6 +60,37 @@ def count(config: EvolvingConfig, epochs: int, seed: int, start: str = "random")
     }
 
 
+def spread(config: EvolvingConfig, epochs: int, seed: int, start: str = "random") -> dict:
+    """Over every reproduction of an evolution like `count`'s: the mean number of hands a member was
+    credited on in the generation, and the standard deviation of the members' fitnesses (chips), as
+    median and 10th-90th percentiles, with the number of reproductions."""
+    player = EvolvingAgent(config, SEGMENTS, start, init_seed=seed)
+    cube, credited, sd = player.cube, [], []
+    reproduce = cube.reproduce
+
+    def recording(p: int, rng: np.random.Generator) -> None:
+        fitness = cube.fitness(p)
+        credited.append(float(cube.credit_count[p].mean()))
+        if np.count_nonzero(~np.isnan(fitness)) > 1:
+            sd.append(float(np.nanstd(fitness, ddof=1)))
+        reproduce(p, rng)
+
+    cube.reproduce = recording
+    play_epochs(player, "mixed", epochs, seed)
+
+    def quantiles(values: list[float]) -> list[float] | None:
+        return [round(float(q), 2) for q in np.percentile(values, [10, 50, 90])] if values else None
+
+    return {
+        "epochs": epochs,
+        "seed": seed,
+        "start": start,
+        "reproductions": len(credited),
+        "credited_hands_per_member_p10_p50_p90": quantiles(credited),
+        "fitness_sd_p10_p50_p90": quantiles(sd),
+    }
+
+
 def extrapolate(counted: dict, epochs: int) -> dict:
     """`counted`'s generations scaled linearly from its epochs to `epochs` (an estimate, not a run)."""
     factor = epochs / counted["epochs"]
@@ -92,10 +126,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", choices=STARTS, default="random")
     parser.add_argument("--settings", default="", help='EvolvingConfig settings, "name=value,..."')
     parser.add_argument("--to", type=int, default=None, help="also extrapolate to this many epochs")
+    parser.add_argument("--spread", action="store_true", help="credited hands and fitness spread instead")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.epochs < 1:
         parser.error(f"--epochs must be a positive integer, got {args.epochs}")
+    if args.spread:
+        print(json.dumps(spread(parse_settings(args.settings), args.epochs, args.seed, args.start)))
+        return 0
     counted = count(parse_settings(args.settings), args.epochs, args.seed, args.start)
     if args.json:
         print(json.dumps({**counted, "extrapolated": extrapolate(counted, args.to) if args.to else None}))
