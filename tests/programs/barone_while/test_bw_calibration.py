@@ -201,3 +201,17 @@ def test_spread_records_every_reproduction_of_the_same_run():
     assert measured["reproductions"] == total > 0
     lo, mid, hi = measured["credited_hands_per_member_p10_p50_p90"]
     assert 0 <= lo <= mid <= hi
+
+
+def test_per_credit_counts_a_use_for_every_member_credited():
+    config = EvolvingConfig(uses_rule="per_credit", multiway_x="single", player_a_scale="x1")
+    agent = EvolvingAgent(config, SEGMENTS, "player_a")
+    play_epochs(agent, "mixed", 1, seed=2, hands=60)
+    cube = agent.cube
+    assert cube.generation.max() == 0 and cube.uses.sum() > 0
+    assert np.array_equal(cube.uses, cube.credit_count)
+    cube.uses[5] = 0
+    cube.uses[5, 0] = 20 * 25 - 1  # one member holds every use: the population is due on the total
+    assert not cube.due(5)
+    cube.uses[5, 1] = 1
+    assert cube.due(5)

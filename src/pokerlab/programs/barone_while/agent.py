@@ -7,7 +7,8 @@ its cycling pointer names) suggests an action from one shared uniform u; suggest
 tightest (fold < call < raise) is played (§6). With ``uses_rule = "per_consultation"`` every per-opponent
 consultation is a use: its representative answers from its own uniform and the pointer moves on at once,
 so two opponents of one segment consult two members (the paper's candidate "cycles ... as the population
-is consulted", §3.3). At the end of the hand the net result R (or, with
+is consulted", §3.3); ``"per_credit"`` cycles the same way but counts a use for every member credited.
+At the end of the hand the net result R (or, with
 ``fitness_signal = "luck_adjusted"``, R less the luck of the board, `pokerlab.programs.barone_while.luck`) is
 credited to the representative and to every member of the same population that suggests the same action
 (§7), and populations whose members have all been used 25 times reproduce (§8). A frozen player plays
@@ -202,7 +203,7 @@ class EvolvingAgent(Agent):
         bets = bets_to_call(view, config.bets_rounding == "ceil")
         legalise = self._legaliser(view)
         cube, seats = self.cube, view.seats
-        per_consultation = config.uses_rule == "per_consultation"
+        per_consultation = config.uses_rule != "per_hand"  # the pointer moves at every consultation
         u = self._uniform()
         suggested: dict[int, tuple[int, int, float]] = {}
         best, best_population, best_member, best_u = RAISE + 1, -1, -1, u
