@@ -215,3 +215,25 @@ def test_per_credit_counts_a_use_for_every_member_credited():
     assert not cube.due(5)
     cube.uses[5, 1] = 1
     assert cube.due(5)
+
+
+def test_cycling_alone_leaves_a_player_of_identical_members_unchanged_own_draws_do_not():
+    """Members all player A: cycling per consultation with one shared uniform plays exactly as cycling per
+    hand; a uniform per consultation (the tightest of several draws is played) plays tighter."""
+    played = {}
+    for name, settings in {
+        "per_hand": {},
+        "cycling": {"uses_rule": "per_consultation"},
+        "own draws": {"uses_rule": "per_consultation", "shared_u": False},
+    }.items():
+        config = EvolvingConfig(multiway_x="single", player_a_scale="x1", **settings)
+        agent = EvolvingAgent(config, SEGMENTS, "player_a")
+        agent.freeze()
+        agent.situations = []
+        play_epochs(agent, "mixed", 2, seed=4, hands=50)
+        played[name] = agent.situations
+    assert played["cycling"] == played["per_hand"]
+    folds = {
+        k: sum(s[6] == FOLD for s in v if s[1] == 0) / sum(s[1] == 0 for s in v) for k, v in played.items()
+    }
+    assert folds["own draws"] > folds["per_hand"]

@@ -4,10 +4,11 @@ hand, to the opponents at its table (docs/barone-while.md §2-8).
 At each decision: x (the probability of winning), our position class and the bets to call pick, for every
 opponent still in the hand, the population of that opponent's segment; its representative (the member
 its cycling pointer names) suggests an action from one shared uniform u; suggestions are legalised and the
-tightest (fold < call < raise) is played (§6). With ``uses_rule = "per_consultation"`` every per-opponent
-consultation is a use: its representative answers from its own uniform and the pointer moves on at once,
-so two opponents of one segment consult two members (the paper's candidate "cycles ... as the population
-is consulted", §3.3); ``"per_credit"`` cycles the same way but counts a use for every member credited.
+tightest (fold < call < raise) is played (§6). With ``uses_rule = "per_consultation"`` every
+per-opponent consultation is a use: its representative answers (from its own uniform with ``shared_u =
+False``) and the pointer moves on at once, so two opponents of one segment consult two members (the
+paper's candidate "cycles ... as the population is consulted", §3.3); ``"per_credit"`` cycles the same way
+but counts a use for every member credited.
 At the end of the hand the net result R (or, with
 ``fitness_signal = "luck_adjusted"``, R less the luck of the board, `pokerlab.programs.barone_while.luck`) is
 credited to the representative and to every member of the same population that suggests the same action
@@ -210,8 +211,7 @@ class EvolvingAgent(Agent):
         for j, position_j in enumerate(opponents):  # in the order they act after us: ties go to the first
             p = cube.index(self._segment(seats[position_j]), view.round, position, bets)
             if per_consultation or p not in suggested:
-                fresh = per_consultation or not config.shared_u
-                u_j = self._uniform() if fresh and j else u
+                u_j = u if config.shared_u or not j else self._uniform()
                 member = int(cube.pointer[p])
                 genes = self._average[p] if self._average is not None else cube.representative(p)
                 probs = probabilities(genes, x)

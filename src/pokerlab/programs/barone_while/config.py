@@ -38,8 +38,9 @@ CHOICES: dict[str, tuple] = {
     #                                        each population's average candidate
     "uses_rule": ("per_hand", "per_consultation", "per_credit"),  # §8: a use for the representative of
     #                    each consulted population once per hand, or (the paper's "cycles ... as the
-    #                    population is consulted") a use, a pointer step and a fresh uniform for every
-    #                    per-opponent consultation, or the same cycling with a use for every member
+    #                    population is consulted") a use and a pointer step for every per-opponent
+    #                    consultation (each its own draw with shared_u = False), or the same cycling with
+    #                    a use for every member
     #                    credited (reproduction at 25 credits a member on average)
     "player_a_scale": ("x", "x1"),  # §10: player A's thresholds on the x = x1^n scale (pre-flop n_ref by
     #                    position), or all on the single-opponent x1 scale (for multiway_x = "single")
