@@ -1,8 +1,9 @@
 """Hands per second of Barone & While's Experiment 1 table: the evolving player learning among 3
 tight-passive and 6 loose-aggressive stereotypes, in epochs of 100 hands from 1,000-chip stacks
-(`pokerlab.programs.barone_while.epochs.play_epochs`), beside peers measured in the same run at the same
-10-seat table with the same stacks and epochs: ten random agents, and the ten stereotypes alone (9 + 1 more
-loose-aggressive in the evolving player's seat); both through `play_match(..., rebuy=100)`.
+(`pokerlab.programs.barone_while.epochs.play_epochs`; also with ``uses_rule = "per_consultation"``, a
+pointer step and a uniform for every per-opponent consultation), beside peers measured in the same run at
+the same 10-seat table with the same stacks and epochs: ten random agents, and the ten stereotypes alone
+(9 + 1 more loose-aggressive in the evolving player's seat); both through `play_match(..., rebuy=100)`.
 
 The figure that matters: minutes for Experiment 1 (1,000 epochs = 100,000 hands) on one core, from the
 measured rate; the target is at most 10. Usage: ``python benchmarks/barone_while.py [--epochs N]
@@ -18,14 +19,15 @@ import time
 import pokerlab
 from pokerlab.engine import GameConfig
 from pokerlab.programs.barone_while.agent import EvolvingAgent
+from pokerlab.programs.barone_while.config import EvolvingConfig
 from pokerlab.programs.barone_while.epochs import TABLES, play_epochs
 
 SEGMENTS = ("tight-passive", "loose-aggressive")
 
 
-def evolving(epochs: int, seed: int) -> float:
+def evolving(epochs: int, seed: int, config: EvolvingConfig | None = None) -> float:
     """Hands/s of the learning evolving player (random start) at the mixed table."""
-    player = EvolvingAgent(segments=SEGMENTS, init_seed=seed)
+    player = EvolvingAgent(config, segments=SEGMENTS, init_seed=seed)
     run = play_epochs(player, "mixed", epochs, seed)
     return run.hands / run.seconds
 
@@ -47,6 +49,9 @@ def main() -> None:
     stereotypes = [*TABLES["mixed"], "loose-aggressive"]
     runs = {
         "evolving player + 9 stereotypes": lambda: evolving(args.epochs, args.seed),
+        "  a use per consultation": lambda: evolving(
+            args.epochs, args.seed, EvolvingConfig(uses_rule="per_consultation")
+        ),
         "10 stereotypes (peer)": lambda: peer(stereotypes, args.epochs, args.seed),
         "10 random agents (peer)": lambda: peer(["random"] * 10, args.epochs, args.seed),
     }

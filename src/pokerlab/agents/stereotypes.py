@@ -13,6 +13,12 @@ x = x1^n, x1 the hand strength against one random holding and n the opponents st
 one x, continue from another, facing a raise continue only from a third; checked to, it bets with a
 bluffing probability. The numbers are [OUR CHOICE] (docs/barone-while.md §9); Barone & While give only words.
 
+Readings of the words after the flop (``reading``, [OUR CHOICE], docs/barone-while.md §9; "spec" is the rule
+above): the loose-aggressive player "over-values its hands" ("over-valuing": it judges them by x1, as if
+against one opponent, in any pot) and "stays in even against an opponent's raise" ("never-fold": by x1,
+raising from x1 >= its raise x, and never folding after the flop); the tight-passive player "fears raises"
+("fold-to-bets": facing any bet it folds unless x >= 0.85).
+
 A stereotype's decision is a function of its hole and the public view (its only random draw is the bluff),
 so it answers the all-holdings policy query (`pokerlab.agents.policy`): `action_probabilities` is the plain
 rule for one view, `policy_for_holdings` the same for all 1,326 holdings at once (one ranking of the
@@ -38,6 +44,13 @@ from pokerlab.modeling.holding_values import sorted_income_rates
 
 #: Bets this round (the big blind counting pre-flop) from which a player "faces a raise".
 RAISED = 2
+#: The post-flop readings of each style (the first, "spec", is the rule of the module docstring).
+READINGS: dict[str, tuple[str, ...]] = {
+    "loose-aggressive": ("spec", "over-valuing", "never-fold"),
+    "tight-passive": ("spec", "fold-to-bets"),
+}
+#: The tight-passive "fold-to-bets" reading: facing a bet, continue only from this x.
+FEARFUL_X = 0.85
 
 
 @dataclass(frozen=True)
@@ -83,13 +96,31 @@ def income_rate_cutoff(players: int, top_fraction: float) -> float:
 
 
 class StereotypeAgent(Agent):
-    """A fixed-style player (Barone & While 2000 §4.1); ``StereotypeAgent("tight-aggressive")``."""
+    """A fixed-style player (Barone & While 2000 §4.1); ``StereotypeAgent("tight-aggressive")``, or with a
+    post-flop `reading` of its style's words (`READINGS`), ``StereotypeAgent("loose-aggressive",
+    "never-fold")``."""
 
-    def __init__(self, style: str) -> None:
+    def __init__(self, style: str, reading: str = "spec") -> None:
         super().__init__()
         if style not in STYLES:
             raise ConfigError(f"unknown style {style!r}; styles: {', '.join(STYLES)}")
-        self.name, self.style = style, STYLES[style]
+        allowed = READINGS.get(style, ("spec",))
+        if reading not in allowed:
+            raise ConfigError(f"unknown reading {reading!r} of {style}; readings: {', '.join(allowed)}")
+        self.name, self.style, self.reading = style, STYLES[style], reading
+
+    def _opponents_power(self, view: SeatView) -> int:
+        """n in x = x1^n after the flop: the opponents still in, or 1 when the player over-values."""
+        return 1 if self.reading in ("over-valuing", "never-fold") else view.active_players - 1
+
+    def _continue_x(self, raised: bool) -> float:
+        """The x from which the player continues facing a bet after the flop (0: whatever it holds)."""
+        style = self.style
+        if self.reading == "never-fold":
+            return 0.0
+        if self.reading == "fold-to-bets":
+            return FEARFUL_X
+        return max(style.continue_x, style.raised_x) if raised else style.continue_x
 
     def act(self, view: SeatView) -> int:
         style = self.style
@@ -105,14 +136,12 @@ class StereotypeAgent(Agent):
             return (
                 CALL if view.to_call == 0 or rate >= income_rate_cutoff(table, style.play_fraction) else FOLD
             )
-        x = uniform_strength(view.hole, view.board) ** (view.active_players - 1)
+        x = uniform_strength(view.hole, view.board) ** self._opponents_power(view)
         if can_raise and x >= style.raise_x:
             return RAISE
         if view.to_call == 0:
             return RAISE if can_raise and style.bluff and self.rng.random() < style.bluff else CALL
-        if raised and x < style.raised_x:
-            return FOLD
-        return CALL if x >= style.continue_x else FOLD
+        return CALL if x >= self._continue_x(raised) else FOLD
 
     def action_probabilities(self, view: SeatView) -> tuple[float, float, float]:
         """(fold, call, raise) that `act` plays on `view` (its hole): 0/1 but for the bluff; draws nothing."""
@@ -130,15 +159,13 @@ class StereotypeAgent(Agent):
             return one[
                 CALL if view.to_call == 0 or rate >= income_rate_cutoff(table, style.play_fraction) else FOLD
             ]
-        x = uniform_strength(view.hole, view.board) ** (view.active_players - 1)
+        x = uniform_strength(view.hole, view.board) ** self._opponents_power(view)
         if can_raise and x >= style.raise_x:
             return one[RAISE]
         if view.to_call == 0:
             bluff = style.bluff if can_raise else 0.0
             return (0.0, 1.0 - bluff, bluff)
-        if raised and x < style.raised_x:
-            return one[FOLD]
-        return one[CALL if x >= style.continue_x else FOLD]
+        return one[CALL if x >= self._continue_x(raised) else FOLD]
 
     def policy_for_holdings(self, view: SeatView) -> np.ndarray:
         """The all-holdings policy query: `action_probabilities` for every holding (the view's hole
@@ -162,14 +189,14 @@ class StereotypeAgent(Agent):
             out[:, CALL] = ~raise_ & go_on
             out[:, FOLD] = ~raise_ & ~go_on
         else:
-            x = np.nan_to_num(uniform_holding_strengths(view.board)) ** (view.active_players - 1)
+            x = np.nan_to_num(uniform_holding_strengths(view.board)) ** self._opponents_power(view)
             raise_ = can_raise & (x >= style.raise_x)
             if view.to_call == 0:
                 bluff = style.bluff if can_raise else 0.0
                 out[:, RAISE] = np.where(raise_, 1.0, bluff)
                 out[:, CALL] = np.where(raise_, 0.0, 1.0 - bluff)
             else:
-                go_on = ~(raised & (x < style.raised_x)) & (x >= style.continue_x)
+                go_on = x >= self._continue_x(raised)
                 out[:, RAISE] = raise_
                 out[:, CALL] = ~raise_ & go_on
                 out[:, FOLD] = ~raise_ & ~go_on

@@ -234,7 +234,7 @@ def test_bw11_credit_with_shared_u():
 
 def _expected(decisions, pointers, genes) -> dict[int, set[int]]:
     expected: dict[int, set[int]] = {}
-    for p, x, u, action, legalise in decisions:
+    for p, _member, x, u, action, legalise in decisions:
         members = {int(pointers[p])}
         for m in range(20):
             f, c, r = reference_responses(genes[p, m], x)
@@ -576,7 +576,7 @@ def test_argmax_rule_credits_the_members_whose_most_probable_action_was_played()
     play_match([player, "loose-aggressive", "tight-passive"], 60, GameConfig(stack=1000), seed=5, rebuy=100)
     for _, pointers, genes, decisions, counts in hands:
         expected = np.zeros_like(counts)
-        for p, x, _, action, legalise in decisions:
+        for p, _member, x, _, action, legalise in decisions:
             for m in range(20):
                 responses = reference_responses(genes[p, m], x)
                 if legalise[int(np.argmax(responses))] == action or m == pointers[p]:
@@ -595,7 +595,7 @@ def test_frozen_average_play_uses_each_populations_mean_candidate():
     player.tell_styles(["tight-passive", "loose-aggressive", None, "tight-passive"])
     player.begin_hand(None)
     action = player.act(view)
-    p, x, u, played, legalise = player._decisions[-1]
+    p, _member, x, u, played, legalise = player._decisions[-1]
     assert played == action == legalise[int(sample_actions(probabilities(average[p], x), u))]
 
 

@@ -4,7 +4,12 @@ hand, to the opponents at its table (docs/barone-while.md §2-8).
 At each decision: x (the probability of winning), our position class and the bets to call pick, for every
 opponent still in the hand, the population of that opponent's segment; its representative (the member
 its cycling pointer names) suggests an action from one shared uniform u; suggestions are legalised and the
-tightest (fold < call < raise) is played (§6). At the end of the hand the net result R (or, with
+tightest (fold < call < raise) is played (§6). With ``uses_rule = "per_consultation"`` every
+per-opponent consultation is a use: its representative answers (from its own uniform with ``shared_u =
+False``) and the pointer moves on at once, so two opponents of one segment consult two members (the
+paper's candidate "cycles ... as the population is consulted", §3.3); ``"per_credit"`` cycles the same way
+but counts a use for every member credited.
+At the end of the hand the net result R (or, with
 ``fitness_signal = "luck_adjusted"``, R less the luck of the board, `pokerlab.programs.barone_while.luck`) is
 credited to the representative and to every member of the same population that suggests the same action
 (§7), and populations whose members have all been used 25 times reproduce (§8). A frozen player plays
@@ -63,13 +68,17 @@ def multiway_x(x1: float, opponents: int, stage: int, position: int, rule: str) 
     return x1**opponents
 
 
-def starting_genes(start, segments: int, members: int, rng: np.random.Generator) -> np.ndarray:
+def starting_genes(
+    start, segments: int, members: int, rng: np.random.Generator, player_a_scale: str = "x"
+) -> np.ndarray:
     """Initial candidates (segments, 48, members, 7): every gene uniform on [0, 1] ("random", experiment 1
-    of Barone & While 2000 §4.2) or every member a copy of player A's cell ("player_a", §4.3)."""
+    of Barone & While 2000 §4.2) or every member a copy of player A's cell ("player_a", §4.3, on the
+    `player_a_scale`)."""
     if start == "random":
         return rng.random((segments, CELLS, members, 7))
     if start == "player_a":
-        return np.broadcast_to(player_a_cells()[None, :, None, :], (segments, CELLS, members, 7))
+        cells = player_a_cells(player_a_scale)
+        return np.broadcast_to(cells[None, :, None, :], (segments, CELLS, members, 7))
     raise ConfigError(f"unknown start {start!r}; starts: {', '.join(STARTS)}")
 
 
@@ -125,7 +134,9 @@ class EvolvingAgent(Agent):
         """Back to the starting populations (random genes from ``init_seed``, or player A)."""
         config = self.config
         rng = np.random.default_rng(self.init_seed)
-        start = starting_genes(self.start, len(self.initial_segments), config.population_size, rng)
+        start = starting_genes(
+            self.start, len(self.initial_segments), config.population_size, rng, config.player_a_scale
+        )
         self.cube = Hypercube(self.initial_segments, start, config)
         self._average = None
 
@@ -175,7 +186,7 @@ class EvolvingAgent(Agent):
         self._start = start
         self._round = -1
         self._x1 = 0.0
-        self._decisions: list[tuple[int, float, float, int, tuple[int, int, int]]] = []
+        self._decisions: list[tuple[int, int, float, float, int, tuple[int, int, int]]] = []
         self._consulted: dict[int, None] = {}
 
     def _uniform(self) -> float:
@@ -193,22 +204,26 @@ class EvolvingAgent(Agent):
         bets = bets_to_call(view, config.bets_rounding == "ceil")
         legalise = self._legaliser(view)
         cube, seats = self.cube, view.seats
+        per_consultation = config.uses_rule != "per_hand"  # the pointer moves at every consultation
         u = self._uniform()
-        suggested: dict[int, tuple[int, float]] = {}
-        best, best_population, best_u = RAISE + 1, -1, u
-        for position_j in opponents:  # in the order they act after us: ties go to the first
+        suggested: dict[int, tuple[int, int, float]] = {}
+        best, best_population, best_member, best_u = RAISE + 1, -1, -1, u
+        for j, position_j in enumerate(opponents):  # in the order they act after us: ties go to the first
             p = cube.index(self._segment(seats[position_j]), view.round, position, bets)
-            if p not in suggested:
-                u_j = u if config.shared_u or not suggested else self._uniform()
+            if per_consultation or p not in suggested:
+                u_j = u if config.shared_u or not j else self._uniform()
+                member = int(cube.pointer[p])
                 genes = self._average[p] if self._average is not None else cube.representative(p)
                 probs = probabilities(genes, x)
-                suggested[p] = (legalise[int(sample_actions(probs, u_j))], u_j)
-            action, u_j = suggested[p]
+                suggested[p] = (legalise[int(sample_actions(probs, u_j))], member, u_j)
+                if per_consultation:
+                    cube.use(p)
+            action, member, u_j = suggested[p]
             if action < best:
-                best, best_population, best_u = action, p, u_j
+                best, best_population, best_member, best_u = action, p, member, u_j
         for p in suggested:
             self._consulted[p] = None
-        self._decisions.append((best_population, x, best_u, best, legalise))
+        self._decisions.append((best_population, best_member, x, best_u, best, legalise))
         if self.situations is not None:
             self.situations.append((self._hands, view.round, position, bets, x, view.to_call, best))
         return best
@@ -231,7 +246,7 @@ class EvolvingAgent(Agent):
                     start.hole, end.position, start.players, start.blinds, end.actions, end.board
                 )
             credited: dict[int, np.ndarray] = {}
-            for p, x, u, action, legalise in self._decisions:
+            for p, member, x, u, action, legalise in self._decisions:
                 probs = probabilities(cube.genes[p], x)
                 raw = (
                     sample_actions(probs, u)
@@ -239,7 +254,7 @@ class EvolvingAgent(Agent):
                     else most_probable_actions(probs)
                 )
                 same = np.asarray(legalise)[raw] == action
-                same[cube.pointer[p]] = True  # the representative whose suggestion was played
+                same[member] = True  # the representative whose suggestion was played
                 if config.credit_once_per_hand:
                     credited[p] = credited[p] | same if p in credited else same
                 else:

@@ -51,7 +51,6 @@ import numpy as np  # noqa: E402
 
 from pokerlab.agents.stereotypes import STYLES, StereotypeAgent  # noqa: E402
 from pokerlab.arena.stats import half_width95  # noqa: E402
-from pokerlab.engine import SeatView  # noqa: E402
 from pokerlab.errors import ConfigError, PokerlabError  # noqa: E402
 from pokerlab.evaluator import evaluate_batch  # noqa: E402
 from pokerlab.programs.barone_while.agent import EvolvingAgent  # noqa: E402
@@ -122,27 +121,13 @@ class SeatStereotype(StereotypeAgent):
         pass
 
 
-class _OneOpponentView(SeatView):
-    """A view that counts one opponent still in (so a stereotype's x = x1^n is x1)."""
-
-    __slots__ = ()
-
-    @property
-    def active_players(self) -> int:
-        return 2
-
-
 class OverValuing(StereotypeAgent):
     """A loose-aggressive player that over-values its hands after the flop: it judges them by x1, against
-    one opponent, however many are in (ours use x = x1^n, docs/barone-while.md §9), so it continues from
-    x1 = 0.20 and raises from 0.50 in any pot. A guess at the paper's weaker opponents, outside the
-    project's stereotypes."""
+    one opponent, however many are in (the "over-valuing" reading of `pokerlab.agents.stereotypes`), so it
+    continues from x1 = 0.20 and raises from 0.50 in any pot."""
 
     def __init__(self) -> None:
-        super().__init__("loose-aggressive")
-
-    def act(self, view):
-        return super().act(view if view.round == 0 else _OneOpponentView(*view))
+        super().__init__("loose-aggressive", "over-valuing")
 
 
 def table_opponents(table: str, weak: bool):

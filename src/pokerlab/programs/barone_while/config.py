@@ -36,6 +36,16 @@ CHOICES: dict[str, tuple] = {
     #                                          parent's fitness becomes the running mean of its measurements
     "frozen_play": ("cycle", "average"),  # §11 exp. 3: a frozen player cycles its members, or plays
     #                                        each population's average candidate
+    "uses_rule": ("per_hand", "per_consultation", "per_credit"),  # §8: a use for the representative of
+    #                    each consulted population once per hand, or (the paper's "cycles ... as the
+    #                    population is consulted") a use and a pointer step for every per-opponent
+    #                    consultation (each its own draw with shared_u = False), or the same cycling with
+    #                    a use for every member
+    #                    credited (reproduction at 25 credits a member on average)
+    "player_a_scale": ("x", "x1"),  # §10: player A's thresholds on the x = x1^n scale (pre-flop n_ref by
+    #                    position), or all on the single-opponent x1 scale (for multiway_x = "single")
+    "loose_reading": ("spec", "over-valuing", "never-fold"),  # §9: the table's loose-aggressive players
+    "tight_reading": ("spec", "fold-to-bets"),  # §9: the table's tight-passive players
 }
 
 
@@ -44,10 +54,14 @@ class EvolvingConfig:
     """How the evolving player of Barone & While 2000 reads the game and evolves (docs/barone-while.md §2-8).
 
     Numbers: ``population_size`` candidates per population (20, SRC), reproduction when every member has
-    been used ``uses_per_generation`` times (25, SRC), mutation step ``sigma`` (0.05), Rechenberg's
-    one-fifth rule on or off (σ adapted every ``one_fifth_window`` comparisons, kept in
+    been used ``uses_per_generation`` times (25, SRC; a use as ``uses_rule`` counts it), mutation step
+    ``sigma`` (0.05), Rechenberg's one-fifth rule on or off (σ adapted every ``one_fifth_window``
+    comparisons, kept in
     [``sigma_min``, ``sigma_max``]). ``shared_u``: one uniform for all per-opponent suggestions of a
     decision; ``credit_once_per_hand``: a member credited at several decisions of a hand counts it once.
+    The table the player meets is set here too, so that every run names it: ``small_bet`` (the blinds are
+    half a small bet and one; stacks stay 1,000) and the post-flop readings of the stereotypes
+    (``loose_reading``, ``tight_reading``; `pokerlab.agents.stereotypes.READINGS`).
     """
 
     multiway_x: str = "power"
@@ -64,6 +78,11 @@ class EvolvingConfig:
     es_scheme: str = "per_slot"
     mutate_space: str = "genes"
     frozen_play: str = "cycle"
+    uses_rule: str = "per_hand"
+    player_a_scale: str = "x"
+    loose_reading: str = "spec"
+    tight_reading: str = "spec"
+    small_bet: int = 10
     parent_rule: str = "record"
     population_size: int = 20
     uses_per_generation: int = 25
@@ -79,7 +98,7 @@ class EvolvingConfig:
             "EvolvingConfig",
             choices=CHOICES,
             flags=("shared_u", "credit_once_per_hand", "one_fifth_rule"),
-            at_least={"population_size": 1, "uses_per_generation": 1, "one_fifth_window": 1},
+            at_least={"population_size": 1, "uses_per_generation": 1, "one_fifth_window": 1, "small_bet": 1},
             fractions=("sigma", "sigma_min", "sigma_max"),
         )
         if self.es_scheme == "paired" and self.population_size % 2:

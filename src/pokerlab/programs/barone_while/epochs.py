@@ -4,8 +4,10 @@ player learns (or, frozen, is measured) (Barone & While 2000 §4.2; docs/barone-
 Each epoch is one session of the arena (`pokerlab.arena.play_match` with real stacks): a player who cannot
 post a blind sits out until the epoch ends, and the epoch ends early when fewer than two have chips. The
 seats are shuffled at the start of every epoch (``shuffle``, [OUR CHOICE]) and the evolving player is told
-which stereotype sits where. Epoch e's cards and seating come from the seed sequence (seed, e) alone, so
-players measured with the same seed meet the same cards and seats (common random numbers, Experiment 3).
+which stereotype sits where. The stakes (``small_bet``) and the stereotypes' readings (``loose_reading``,
+``tight_reading``) are the evolving player's `EvolvingConfig` settings. Epoch e's cards and seating come
+from the seed sequence (seed, e) alone, so players measured with the same seed meet the same cards and
+seats (common random numbers, Experiment 3).
 The result of an epoch is W = stack at the end - 1,000, the net (§1).
 """
 
@@ -19,6 +21,7 @@ import numpy as np
 from tqdm import tqdm
 
 from pokerlab.agents.base import Agent
+from pokerlab.agents.stereotypes import StereotypeAgent
 from pokerlab.arena import play_match
 from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
@@ -82,10 +85,12 @@ def play_epochs(
     seat_styles = TABLES[table]
     if opponents is not None and len(opponents) != len(seat_styles):
         raise ConfigError(f"the {table} table seats {len(seat_styles)} opponents, got {len(opponents)}")
-    entrants: list = [player, *(opponents if opponents is not None else seat_styles)]
+    if opponents is None:
+        opponents = table_opponents(table, player.config)
+    entrants: list = [player, *opponents]
     labels = [None, *seat_styles]
     styles = sorted(set(seat_styles))
-    config = GameConfig(stack=stack)
+    config = GameConfig(small_bet=player.config.small_bet, stack=stack)
     player_w = np.zeros(epochs)
     style_w = {s: np.zeros(epochs) for s in styles}
     played, began = 0, time.perf_counter()
@@ -103,3 +108,9 @@ def play_epochs(
             else:
                 style_w[labels[k]][e] += w[seat] / seat_styles.count(labels[k])
     return EpochRun(table, seed, player_w, style_w, played, time.perf_counter() - began)
+
+
+def table_opponents(table: str, config) -> list[StereotypeAgent]:
+    """The stereotypes of `table` (seat order of `TABLES`) as `config` (an `EvolvingConfig`) reads them."""
+    readings = {"loose-aggressive": config.loose_reading, "tight-passive": config.tight_reading}
+    return [StereotypeAgent(style, readings[style]) for style in TABLES[table]]

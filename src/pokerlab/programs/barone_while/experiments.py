@@ -33,6 +33,7 @@ from pokerlab.programs.barone_while.agent import EvolvingAgent
 from pokerlab.programs.barone_while.candidate import probabilities
 from pokerlab.programs.barone_while.config import EvolvingConfig
 from pokerlab.programs.barone_while.epochs import TABLES, EpochRun, play_epochs
+from pokerlab.programs.barone_while.generations import by_stage
 from pokerlab.programs.barone_while.hypercube import Hypercube
 from pokerlab.programs.barone_while.plots import moving_average, plot_controller, plot_epochs, plot_table2
 
@@ -281,16 +282,9 @@ def controller_properties(state: dict, config: EvolvingConfig | None = None) -> 
 
 
 def generations_by_stage(state: dict) -> dict:
-    """Reproductions so far per opponent segment and stage (max and mean over the 12 cells): how far each
-    part of the hypercube has evolved."""
-    generation = np.asarray(state["generation"])  # segments x stage x position x bets
-    return {
-        str(name): {
-            "max": [int(v) for v in generation[s].reshape(4, -1).max(axis=1)],
-            "mean": [round(float(v), 2) for v in generation[s].reshape(4, -1).mean(axis=1)],
-        }
-        for s, name in enumerate(state["segments"])
-    }
+    """Reproductions so far per opponent segment and stage (max, mean and min over the 12 cells): how far
+    each part of the hypercube has evolved."""
+    return by_stage(state["generation"], state["segments"])
 
 
 def preflop_rates(state: dict, epochs: int, seed: int, config: EvolvingConfig | None = None) -> dict:
@@ -349,8 +343,23 @@ def bw_2(
     """Experiment 2 (Barone & While 2000 §4.3): player A adapts at the mixed table."""
     out = _out(out)
     runs_out, states = _evolve("player_a", "evolve A", epochs, seed, runs, workers, progress, config)
-    a_rates = preflop_rates(
-        EvolvingAgent(config, SEGMENTS, "player_a").learned_state(), 30, seed + 20_000, config
+    a_state = EvolvingAgent(config, SEGMENTS, "player_a").learned_state()
+    a_rates = preflop_rates(a_state, 30, seed + 20_000, config)
+    frozen = _run_jobs(  # frozen A on each evolution's cards and seats: what evolving gains or costs
+        [
+            {
+                "state": a_state,
+                "frozen": True,
+                "seed": run.seed,
+                "table": "mixed",
+                "epochs": epochs,
+                "progress": progress,
+                "label": f"frozen A seed {run.seed}",
+                "config": config,
+            }
+            for run in runs_out
+        ],
+        workers,
     )
     summary = {"runs": [], "player_a_preflop": a_rates}
     lines = [
@@ -359,25 +368,31 @@ def bw_2(
         f"PFR {a_rates['pfr']:.1%} "
         f"({'ok' if a_rates['pass'] else 'FAIL'}: target VPIP 12-30 %, PFR >= VPIP / 2)",
     ]
-    for run, state in zip(runs_out, states, strict=True):
+    for run, state, (still, _) in zip(runs_out, states, frozen, strict=True):
         props = controller_properties(state, config)
         generations = generations_by_stage(state)
         metric = different_actions(state, metric_hands, seed + 10_000 + run.seed, config)
+        versus = paired_test(still.player, run.player) if epochs > 1 else None
         summary["runs"].append(
             {
                 "seed": run.seed,
                 "hands": run.hands,
                 "seconds": run.seconds,
                 "mean_w": float(run.player.mean()),
+                "frozen_a_mean_w": float(still.player.mean()),
+                "frozen_a_better": versus.to_json() if versus else None,
+                "not_worse_than_frozen": bool(versus is None or versus.p_greater >= 0.05),
                 "properties": props,
                 "different_actions": metric,
                 "generations": generations,
             }
         )
         lines.append(
-            f"seed {run.seed}: mean W {run.player.mean():+.0f} per epoch; post-river decisions played "
-            f"differently by A^tight and A^loose: {metric['share']:.1%} of {metric['post_river_decisions']} "
-            "(target >= 10 %, paper > 15 %)"
+            f"seed {run.seed}: mean W {run.player.mean():+.0f} per epoch (frozen A on the same cards "
+            f"{still.player.mean():+.0f}"
+            + (f", paired p(frozen better) {versus.p_greater:.3g}" if versus else "")
+            + f"); post-river decisions played differently by A^tight and A^loose: {metric['share']:.1%} of "
+            f"{metric['post_river_decisions']} (target >= 10 %, paper > 15 %)"
         )
         lines += [
             f"  generations against {g} (max per stage, pre-flop..river): {generations[g]['max']}"
@@ -515,6 +530,7 @@ def bw_3(
                     "welch": welch.to_json(),
                     "paired": paired.to_json(),
                     "pass": bool(welch.p_greater < 0.05 and welch.difference > 0),
+                    "paired_pass": bool(paired.p_greater < 0.05 and paired.difference > 0),
                 }
             )
         loose_more = {p: welch_test(w[(r, "loose", p)], w[(r, "tight", p)]).to_json() for p in PLAYERS}
@@ -540,7 +556,7 @@ def bw_3(
             lines.append(
                 f"  {'ok  ' if test['pass'] else 'FAIL'} {test['claim']}: "
                 f"diff {test['welch']['difference']:+.0f}, Welch p {test['welch']['p_greater']:.3g}, "
-                f"paired p {test['paired']['p_greater']:.3g}"
+                f"paired p {test['paired']['p_greater']:.3g} ({'ok' if test['paired_pass'] else 'FAIL'})"
             )
         lines.append(
             "  loose > tight: "

@@ -7,7 +7,9 @@ Arrays, population index first (``index(segment, stage, position, bets)``), memb
   slot's parent and the fitness it earned (NaN: never credited); ``parent_evals``: how many
   measurements that fitness averages;
 * ``credit_sum`` / ``credit_count``: feedback R credited since the last reproduction; ``uses``: hands in
-  which the member was the representative of a consulted population; ``pointer``: the representative;
+  which the member was the representative of a consulted population (``uses_rule = "per_hand"``),
+  consultations that it answered (``"per_consultation"``) or hands it was credited on (``"per_credit"``);
+  ``pointer``: the representative;
 * ``sigma`` / ``successes`` / ``comparisons``: each slot's mutation step and its one-fifth-rule tally;
   ``generation``: reproductions per population.
 
@@ -113,20 +115,39 @@ class Hypercube:
     # -- feedback and reproduction (docs/barone-while.md §7-8) -----------------------------------------
 
     def credit(self, population: int, members: np.ndarray, result: float) -> None:
-        """Credit the hand's result (chips) to the members (bool mask or indices) of a population."""
+        """Credit the hand's result (chips) to the members (bool mask or indices) of a population; with
+        ``uses_rule = "per_credit"`` each credit is also a use of the member."""
         self.credit_sum[population, members] += result
         self.credit_count[population, members] += 1
+        if self.config.uses_rule == "per_credit":
+            self.uses[population, members] += 1
+
+    def use(self, population: int) -> None:
+        """Move the population's pointer to the next member, counting a use of the representative (but
+        with ``uses_rule = "per_credit"``, where credits are the uses)."""
+        if self.config.uses_rule != "per_credit":
+            self.uses[population, self.pointer[population]] += 1
+        self.pointer[population] = (self.pointer[population] + 1) % self.config.population_size
+
+    def due(self, population: int) -> bool:
+        """Whether the population has been used enough to reproduce: every member ``uses_per_generation``
+        times, or with ``uses_rule = "per_credit"`` that many credits a member on average."""
+        config = self.config
+        if config.uses_rule == "per_credit":
+            return bool(self.uses[population].sum() >= config.uses_per_generation * config.population_size)
+        return bool(self.uses[population].min() >= config.uses_per_generation)
 
     def consulted(self, populations, rng: np.random.Generator, evolve: bool = True) -> list[int]:
-        """End of a hand: each consulted population counts a use of its representative and moves its pointer;
-        with `evolve`, those whose members have all been used enough reproduce. Returns the populations
-        that reproduced."""
+        """End of a hand: with ``uses_rule = "per_hand"`` each consulted population counts a use of its
+        representative and moves its pointer (with ``"per_consultation"`` the player did so at every
+        consultation); with `evolve`, those whose members have all been used enough reproduce. Returns the
+        populations that reproduced."""
         done = []
-        m, due = self.config.population_size, self.config.uses_per_generation
+        per_hand = self.config.uses_rule == "per_hand"
         for p in populations:
-            self.uses[p, self.pointer[p]] += 1
-            self.pointer[p] = (self.pointer[p] + 1) % m
-            if evolve and self.pointer[p] == 0 and self.uses[p].min() >= due:
+            if per_hand:
+                self.use(p)
+            if evolve and self.due(p):
                 self.reproduce(p, rng)
                 done.append(p)
         return done
