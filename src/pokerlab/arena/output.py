@@ -545,6 +545,5 @@ def plot_bankroll(
         ),
         title_fontsize=8,
     )
-    fig.tight_layout()
-    fig.savefig(path, dpi=120, bbox_inches="tight")  # a long title or the outside legend is not cut
+    fig.savefig(path, dpi=120, bbox_inches="tight")  # the saved box grows to hold a long title and the outside legend
     plt.close(fig)
