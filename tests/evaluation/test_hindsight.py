@@ -65,6 +65,18 @@ def test_a_torn_last_line_is_left_out_and_a_bad_line_named(triples, tmp_path):
         read_hindsight(copy, "DIVAT")
 
 
+def test_the_record_is_in_hand_order_whatever_the_number_of_workers(tmp_path):
+    """Blocks of parallel sessions arrive in any order; the finished record is sorted like hands.csv, so one
+    match writes one hindsight.jsonl for 1 or 2 workers (or a Ray cluster's nodes)."""
+    lineup = ["random", "call", "raise"]
+    alone, farmed = tmp_path / "one", tmp_path / "two"
+    play_match(lineup, 240, seed=3, block=10, sessions=4, out=alone)
+    play_match(lineup, 240, seed=3, block=10, sessions=4, out=farmed, workers=2)
+    record = (farmed / HINDSIGHT_FILE).read_bytes()
+    assert record == (alone / HINDSIGHT_FILE).read_bytes()
+    assert [h.hand for h in read_hindsight(farmed).hands] == list(range(240))
+
+
 class Killed(BaseException):
     """Stands for a kill -9."""
 

@@ -13,8 +13,8 @@ order: the probabilities the agent's `Decision` gave, with ``log_decisions``), "
 
 config.json and each block of hands.sqlite / hands.csv are on disk before the next block starts (the
 SQLite commit first), so a failed run keeps everything played so far; any figure can be re-made from
-hands.csv. Blocks of parallel sessions arrive in any order: the finished hands.csv is sorted by hand
-number, so a match writes the same files for any number of workers.
+hands.csv. Blocks of parallel sessions arrive in any order: the finished hands.csv and hindsight.jsonl are
+sorted by hand number, so a match writes the same files for any number of workers or nodes.
 """
 
 from __future__ import annotations
@@ -329,7 +329,19 @@ class ResultsWriter:
         with partial.open("w", newline="") as file:
             csv.writer(file).writerows([header, *rows])
         partial.replace(path)
+        if self.hindsight is not None:
+            _sort_hindsight(self.out / "hindsight.jsonl")
         write_summary(self.out, result)
+
+
+def _sort_hindsight(path: Path) -> None:
+    """hindsight.jsonl in hand order, as hands.csv (each line starts ``{"hand":N,``), replaced whole."""
+    with path.open() as file:
+        lines = file.readlines()
+    lines.sort(key=lambda line: int(line[8 : line.index(",", 8)]))
+    partial = path.with_suffix(".jsonl.partial")
+    partial.write_text("".join(lines))
+    partial.replace(path)
 
 
 def _probabilities(p) -> str:
@@ -545,5 +557,5 @@ def plot_bankroll(
         ),
         title_fontsize=8,
     )
-    fig.savefig(path, dpi=120, bbox_inches="tight")  # the saved box grows to hold a long title and the outside legend
+    fig.savefig(path, dpi=120, bbox_inches="tight")  # the box grows to hold a long title and the legend
     plt.close(fig)
