@@ -46,7 +46,7 @@ FLOOR = {part: level for level, parts in enumerate(FLOORS) for part in parts}
 #: The modules and packages of a program that stand above the arena (the rest is the player).
 PROGRAM_UPPER = frozenset(
     {"commands", "experiments", "training", "studies", "epochs", "plots", "ceiling", "bw1_repairs"}
-    | {"fig1_fidelity"}
+    | {"fig1_fidelity", "calibrate", "generations"}
 )
 
 #: program -> the programs it may import (Loki-2 is built on Loki-1's floors; nothing else crosses).
