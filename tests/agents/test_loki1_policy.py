@@ -1,0 +1,143 @@
+"""Loki-1's all-holdings policy query against its own `act`, replayed holding by holding with every random
+draw enumerated: the plain oracle of the vectorised query."""
+
+import copy
+
+import numpy as np
+import pytest
+
+from pokerlab.actions import FOLD
+from pokerlab.agents.base import split_decision
+from pokerlab.agents.policy import blind_view, board_clash
+from pokerlab.engine import GameConfig, HandState
+from pokerlab.engine.view import seat_view
+from pokerlab.holdings import HOLDING_CARDS
+from pokerlab.programs.loki1 import Loki1Agent
+from pokerlab.programs.loki1.config import VARIANTS
+from pokerlab.programs.loki1.postflop import PostflopSituation, decide, decide_outcomes
+
+
+class Scripted:
+    """A random generator whose draws follow a script of intervals of [0, 1), enumerating the rest."""
+
+    def __init__(self, cuts, script, pending):
+        self.cuts, self.script, self.pending, self.used = cuts, script, pending, []
+
+    def random(self):
+        i = len(self.used)
+        if i < len(self.script):
+            pick = self.script[i]
+        else:  # a draw not scripted yet: take the first interval, come back for the others
+            pick = 0
+            self.pending.extend((*self.used, other) for other in range(1, len(self.cuts) - 1))
+        self.used.append(pick)
+        return self.cuts[pick]
+
+    def chance(self):
+        return float(np.prod([self.cuts[p + 1] - self.cuts[p] for p in self.used]))
+
+
+def replayed(agent, view, holding):
+    """(fold, call, raise) of `act` on `view` with `holding` given Loki's own actions so far (each of its
+    decisions replayed on a view the engine rebuilds with that hole), or None if the holding could not
+    have played them. Each random draw u takes one of the intervals between the rules' probabilities, on
+    which every test ``u < p`` comes out the same."""
+    rules = agent.config.rules
+    cuts = sorted(
+        {0.0, 1.0, rules.check_raise_probability, rules.bluff_probability, rules.balancing_raise_probability}
+    )
+    holes = [-1] * (2 * view.players)
+    holes[2 * view.position], holes[2 * view.position + 1] = holding
+    state = HandState(view.config, holes, list(view.board))
+    decisions = []
+    for record in view.actions:
+        if record.position == view.position:
+            decisions.append((seat_view(state, view.position), record.action))
+        state.act(record.action)
+    decisions.append((seat_view(state, view.position), None))
+    out, consistent, pending = np.zeros(3), 0.0, [()]
+    while pending:
+        player = copy.deepcopy(agent)
+        player.rng = Scripted(cuts, pending.pop(), pending)
+        for seen, taken in decisions:
+            action = split_decision(player.act(seen))[0]
+            if taken is None:
+                out[action] += player.rng.chance()
+                consistent += player.rng.chance()
+            elif action != taken:
+                break
+    return out / consistent if consistent > 0 else None
+
+
+def loki_views(rng, count, agent):
+    """Views of Loki-1 at random decisions of heads-up hands it plays against a random caller/raiser."""
+    views = []
+    while len(views) < count:
+        cards = rng.permutation(52)[:9].tolist()
+        state = HandState(GameConfig(), cards[:4], cards[4:])
+        loki = int(rng.integers(2))
+        player = copy.deepcopy(agent)
+        while not state.is_over:
+            view = seat_view(state, state.actor)
+            if state.actor == loki:
+                if rng.random() < 0.35 and (state.round > 0 or rng.random() < 0.3):
+                    views.append(view)
+                    break
+                action = split_decision(player.act(view))[0]
+            else:
+                action = int(rng.choice([a for a in view.legal_actions if a != FOLD]))
+            state.act(action)
+    return views
+
+
+def test_decide_outcomes_are_the_draws_of_decide(rng):
+    """Every outcome decide_outcomes lists is what decide returns with draws forced that way, and the
+    probabilities match the frequencies of decide with a real generator."""
+    rules = VARIANTS["loki1"].rules
+    situation = PostflopSituation(3, 0.2, 0.2, 0.2, 0.1, 0, 0, 20, 20, 60, 0, 1, 1, False, False, True)
+    outcomes = decide_outcomes(situation, rules)
+    assert np.isclose(sum(p for p, _, _ in outcomes), 1) and {rule for _, _, rule in outcomes} == {
+        "bluff",
+        "check",
+    }
+    draws = np.random.default_rng(3)
+    counts = {}
+    for _ in range(20000):
+        key = decide(situation, rules, draws)
+        counts[key] = counts.get(key, 0) + 1
+    for p, action, rule in outcomes:
+        assert abs(counts[(action, rule)] / 20000 - p) < 0.01
+
+
+@pytest.mark.parametrize("variant", ["loki1", "loki1-no-potential"])
+def test_loki1_query_is_act_replayed_holding_by_holding(variant, rng):
+    agent = Loki1Agent(VARIANTS[variant])
+    agent.freeze()
+    views = loki_views(rng, 6, agent)
+    assert any(v.round == 1 for v in views) and any(v.round >= 2 for v in views)
+    checked = 0
+    for view in views:
+        policy = agent.policy_for_holdings(blind_view(view))
+        clash = board_clash(view.board)
+        assert np.all(policy[clash] == 0) and np.allclose(policy[~clash].sum(axis=1), 1)
+        live = np.flatnonzero(~clash)
+        sample = rng.choice(live, 16, replace=False).tolist()
+        true = int(np.flatnonzero((HOLDING_CARDS == sorted(view.hole)).all(axis=1))[0])
+        for i in [true, *sample]:
+            plain = replayed(agent, view, tuple(int(c) for c in HOLDING_CARDS[i]))
+            if plain is None:
+                assert i != true  # the holding Loki was dealt played the hand
+                continue
+            np.testing.assert_allclose(policy[i], plain, atol=1e-9, err_msg=f"holding {i} on {view}")
+            checked += 1
+    assert checked >= 20  # holdings that could have played the hand (the others are checked for sums only)
+
+
+def test_loki1_query_draws_nothing_and_learns_nothing(rng):
+    agent = Loki1Agent()
+    views = loki_views(rng, 3, agent)
+    agent.seed(np.random.default_rng(4))
+    before, counts = agent.rng.bit_generator.state, copy.deepcopy(agent.frequencies)
+    for view in views:
+        agent.policy_for_holdings(blind_view(view))
+    assert agent.rng.bit_generator.state == before and agent.frequencies.keys() == counts.keys()
