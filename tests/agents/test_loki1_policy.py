@@ -6,7 +6,7 @@ import copy
 import numpy as np
 import pytest
 
-from pokerlab.actions import FOLD
+from pokerlab.actions import CALL, FOLD
 from pokerlab.agents.base import split_decision
 from pokerlab.agents.policy import blind_view, board_clash
 from pokerlab.engine import GameConfig, HandState
@@ -141,3 +141,24 @@ def test_loki1_query_draws_nothing_and_learns_nothing(rng):
     for view in views:
         agent.policy_for_holdings(blind_view(view))
     assert agent.rng.bit_generator.state == before and agent.frequencies.keys() == counts.keys()
+
+
+def test_loki1_query_resumes_a_kept_replay_to_the_same_answer(rng):
+    """Asked along a hand, the query resumes from its kept replay; a fresh copy computes from scratch."""
+    agent = Loki1Agent()
+    agent.freeze()
+    cards = rng.permutation(52)[:9].tolist()
+    state = HandState(GameConfig(), cards[:4], cards[4:])
+    player, asked = copy.deepcopy(agent), 0
+    while not state.is_over:
+        view = seat_view(state, state.actor)
+        if state.actor == 0:
+            kept = agent.policy_for_holdings(blind_view(view))
+            fresh = copy.deepcopy(Loki1Agent(agent.config)).policy_for_holdings(blind_view(view))
+            np.testing.assert_array_equal(kept, fresh)
+            asked += 1
+            action = split_decision(player.act(view))[0]
+        else:
+            action = CALL
+        state.act(action)
+    assert asked >= 2

@@ -24,6 +24,7 @@ replayed holding by holding, its random draws enumerated.
 
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict
 
 import numba as nb
@@ -41,6 +42,7 @@ from pokerlab.analysis.potential import (
 )
 from pokerlab.analysis.starting_hands import HOLDING_TYPE
 from pokerlab.analysis.strength import rank_with
+from pokerlab.cards import CARD_MASKS
 from pokerlab.engine import PREFLOP, HandState, SeatView
 from pokerlab.engine.view import seat_view
 from pokerlab.evaluator import hand_key
@@ -51,8 +53,8 @@ from pokerlab.programs.loki1.preflop import strategy_action
 
 #: The (check-raise pending, semi-bluffing) states a holding can be in, as 2 * pending + semi-bluffing.
 STATES = 4
-#: Boards whose pair counts are kept (each about 12 MB a look-ahead).
-KEPT_BOARDS = 4
+#: (Board, cards to come) whose pair counts are kept (about 12 MB each): a hand needs three.
+KEPT_BOARDS = 6
 
 _BOARD_COUNTS: OrderedDict = OrderedDict()
 
@@ -87,44 +89,51 @@ def _weighted_values(board, weights, rows, counts, strength, tables):
     none) the weighted 3x3 potential table T[now][final] into ``tables[h]`` (numba kernel)."""
     board_key, board_mask = hand_key(board)
     n = HOLDING_CARDS.shape[0]
-    ranks = np.full(n, -1, dtype=np.int32)
-    for i in range(n):
-        if not HOLDING_MASKS[i] & board_mask:
-            ranks[i] = rank_with(board_key, board_mask, HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1])
     opponents = weights.shape[0]
-    norm = np.empty(opponents)
-    field = np.empty(n)
+    ranks = np.full(n, -1, dtype=np.int32)
+    total = np.zeros(
+        opponents
+    )  # each table's weight of the holdings that miss the board, in all and per card
+    by_card = np.zeros((opponents, CARD_MASKS.size))
+    for i in range(n):
+        if HOLDING_MASKS[i] & board_mask:
+            continue
+        a, b = HOLDING_CARDS[i, 0], HOLDING_CARDS[i, 1]
+        ranks[i] = rank_with(board_key, board_mask, a, b)
+        for p in range(opponents):
+            total[p] += weights[p, i]
+            by_card[p, a] += weights[p, i]
+            by_card[p, b] += weights[p, i]
+    scale = np.empty(opponents)
     with_counts = counts.shape[0] > 0
     for h in range(n):
         if ranks[h] < 0:
             continue
-        dead = HOLDING_MASKS[h] | board_mask
-        for p in range(opponents):
-            total = 0.0
-            for o in range(n):
-                if not HOLDING_MASKS[o] & dead:
-                    total += weights[p, o]
-            norm[p] = total
+        a, b = HOLDING_CARDS[h, 0], HOLDING_CARDS[h, 1]
+        for p in range(opponents):  # h's own weight was taken out twice, with each of its cards
+            scale[p] = 1.0 / ((total[p] - by_card[p, a] - by_card[p, b] + weights[p, h]) * opponents)
+        dead = HOLDING_MASKS[h]
+        mine = ranks[h]
         for o in range(n):
-            field[o] = 0.0
-            if HOLDING_MASKS[o] & dead:
+            if ranks[o] < 0 or HOLDING_MASKS[o] & dead:
                 continue
+            w = 0.0
             for p in range(opponents):
-                field[o] += weights[p, o] / norm[p]
-            field[o] /= opponents
-            w = field[o]
+                w += weights[p, o] * scale[p]
             if not w > 0:
                 continue
-            if ranks[h] > ranks[o]:
+            theirs = ranks[o]
+            if mine > theirs:
                 strength[h, 0] += w
-            elif ranks[h] == ranks[o]:
+            elif mine == theirs:
                 strength[h, 1] += w
             else:
                 strength[h, 2] += w
-            if with_counts and rows[h, o] >= 0:
+            if with_counts:
                 row = rows[h, o]
-                for c in range(3):
-                    tables[h, row, c] += w * np.int64(counts[h, o, c])
+                tables[h, row, 0] += w * counts[h, o, 0]
+                tables[h, row, 1] += w * counts[h, o, 1]
+                tables[h, row, 2] += w * counts[h, o, 2]
 
 
 def _potentials(tables: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -199,28 +208,62 @@ def _played(action: int, view: SeatView) -> int:
     return action
 
 
+class _Replay:
+    """Where the replay of a hand stands after some of Loki's decisions: the follower, every holding's
+    chance of each state, the pre-flop strategies, the round the states are for."""
+
+    def __init__(self, agent, view: SeatView) -> None:
+        sizes = tuple(view.config.bet_size(r) for r in range(4))
+        self.hand = HandFollower(view.players, view.position, (-1, -1), agent.config, sizes, view.blinds)
+        self.chance = np.zeros((NUM_HOLDINGS, STATES))  # P(state, Loki's actions so far | holding)
+        self.chance[:, 0] = 1.0
+        self.strategy: list | None = None  # per holding type
+        self.round = PREFLOP
+
+
+def _memo_key(agent, view: SeatView) -> tuple:
+    """What a kept replay must share with `view`: the seats, blinds and stacks, and what Loki has learned."""
+    learned = tuple((seat, f.counts.tobytes()) for seat, f in sorted(agent.frequencies.items()))
+    return (view.position, view.seats, view.blinds, view.starting_stacks, view.config, learned)
+
+
 def loki1_policy(agent, view: SeatView) -> np.ndarray:
-    """float[1326, 3]: Loki-1's (fold, call, raise) on `view` with each holding (the module doc)."""
-    me, game = view.position, view.config
-    sizes = tuple(game.bet_size(r) for r in range(4))
-    hand = HandFollower(view.players, me, (-1, -1), agent.config, sizes, view.blinds)
+    """float[1326, 3]: Loki-1's (fold, call, raise) on `view` with each holding (the module doc).
+
+    The replay after each of Loki's decisions is kept on the agent (``_replays``) for the hand's next
+    query, which resumes from the last one its public actions and board still agree with."""
+    me = view.position
+    decisions = _views_of(view)
+    key = _memo_key(agent, view)
+    kept = getattr(agent, "_replays", None)
+    replay, done = _Replay(agent, view), 0
+    if kept is not None and kept[0] == key:
+        for j, (board, actions, snapshot) in enumerate(kept[1]):
+            if (
+                j >= len(decisions) - 1
+                or view.board[: len(board)] != board
+                or view.actions[: len(actions)] != actions
+            ):
+                break
+            replay, done = snapshot, j + 1
+        snapshots = kept[1][:done]
+    else:
+        snapshots = []
+    replay = copy.deepcopy(replay)
+    hand = replay.hand
     live = ~board_clash(view.board)
-    chance = np.zeros((NUM_HOLDINGS, STATES))  # P(state, Loki's actions so far | holding)
-    chance[:, 0] = 1.0
-    strategy = None  # per holding type
-    state_round = PREFLOP
     policy = np.zeros((NUM_HOLDINGS, 3))
-    for past, taken in _views_of(view):
+    for past, taken in decisions[done:]:
         hand.follow(past.actions, past.board, agent.frequencies, past.seats, learning=False)
         hand.catch_up(past.round)
         current = taken is None
         if current:
-            impossible = chance.sum(axis=1) == 0
-            chance[impossible, 0] = 1.0
-            chance /= chance.sum(axis=1, keepdims=True)
+            impossible = replay.chance.sum(axis=1) == 0
+            replay.chance[impossible, 0] = 1.0
+            replay.chance /= replay.chance.sum(axis=1, keepdims=True)
         if past.round == PREFLOP:
-            if strategy is None:
-                strategy = _strategies(agent, past, hand)
+            if replay.strategy is None:
+                replay.strategy = _strategies(agent, past, hand)
             plays = np.array(
                 [
                     _played(
@@ -229,33 +272,36 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
                         ),
                         past,
                     )
-                    for s in strategy
+                    for s in replay.strategy
                 ]
             )[HOLDING_TYPE]
             if current:
                 policy[np.arange(NUM_HOLDINGS), plays] = 1.0
             else:
-                chance *= (plays == taken)[:, None]
+                replay.chance *= (plays == taken)[:, None]
+                snapshots.append((past.board, view.actions[: len(past.actions) + 1], copy.deepcopy(replay)))
             continue
-        if past.round != state_round:  # a check-raise is planned for its round only
-            chance[:, :2] += chance[:, 2:]
-            chance[:, 2:] = 0.0
-            state_round = past.round
+        if past.round != replay.round:  # a check-raise is planned for its round only
+            replay.chance[:, :2] += replay.chance[:, 2:]
+            replay.chance[:, 2:] = 0.0
+            replay.round = past.round
         values = holding_values(agent, past, hand)
         make = agent._situation(past, hand)
         facing = past.to_call > 0
         after = np.zeros((NUM_HOLDINGS, STATES))
         memo: dict = {}
-        for h in np.flatnonzero(live & (chance.sum(axis=1) > 0)):
+        for h in np.flatnonzero(live & (replay.chance.sum(axis=1) > 0)):
             hs_n, ehs, ehs_opt, ppot = values[h]
-            for s in np.flatnonzero(chance[h]):
+            for s in range(STATES):
+                if replay.chance[h, s] == 0:
+                    continue
                 pending, bluffing = s >> 1, s & 1
                 if pending and facing:
                     branches = [(1.0, RAISE, s)]
                 else:
-                    key = (hs_n, ehs, ehs_opt, ppot, bluffing)
-                    if key not in memo:
-                        memo[key] = decide_outcomes(
+                    seen = (hs_n, ehs, ehs_opt, ppot, bluffing)
+                    if seen not in memo:
+                        memo[seen] = decide_outcomes(
                             make(hs_n, ehs, ehs_opt, ppot, bool(bluffing)), agent.config.rules
                         )
                     branches = [
@@ -265,15 +311,18 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
                             2 * (pending or rule == "check-raise")
                             + (rule == "semi-bluff" or (bluffing and not facing)),
                         )
-                        for p, action, rule in memo[key]
+                        for p, action, rule in memo[seen]
                     ]
                 for p, action, state in branches:
                     played = _played(action, past)
                     if current:
-                        policy[h, played] += chance[h, s] * p
+                        policy[h, played] += replay.chance[h, s] * p
                     elif played == taken:
-                        after[h, state] += chance[h, s] * p
-        chance = after
+                        after[h, state] += replay.chance[h, s] * p
+        if not current:
+            replay.chance = after
+            snapshots.append((past.board, view.actions[: len(past.actions) + 1], copy.deepcopy(replay)))
+    agent._replays = (key, snapshots)
     policy[~live] = 0.0
     return policy
 
