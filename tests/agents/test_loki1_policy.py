@@ -162,3 +162,10 @@ def test_loki1_query_resumes_a_kept_replay_to_the_same_answer(rng):
             action = CALL
         state.act(action)
     assert asked >= 2
+
+
+def test_loki2_does_not_inherit_loki1s_query():
+    from pokerlab.agents.policy import supports_holdings_policy
+    from pokerlab.programs.loki2 import Loki2Agent
+
+    assert supports_holdings_policy(Loki1Agent()) and not supports_holdings_policy(Loki2Agent())

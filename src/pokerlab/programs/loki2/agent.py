@@ -26,6 +26,9 @@ class Loki2Agent(Loki1Agent):
     """The Loki-2 poker player; ``Loki2Agent(VARIANTS["loki2-triples"])`` gives a variant."""
 
     name = "loki2"
+    #: Loki-1's all-holdings policy query does not describe Loki-2 (its triples, its simulation, its
+    #: re-weighting by triples): Loki-2 does not offer one, and local best response says so.
+    policy_for_holdings = None
 
     def __init__(self, config: Loki2Config | None = None) -> None:
         self.loki2 = config or VARIANTS["loki2"]
