@@ -6,7 +6,7 @@ import copy
 import numpy as np
 import pytest
 
-from pokerlab.actions import CALL, FOLD
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import split_decision
 from pokerlab.agents.policy import blind_view, board_clash
 from pokerlab.engine import GameConfig, HandState
@@ -141,6 +141,11 @@ def test_loki1_query_draws_nothing_and_learns_nothing(rng):
     for view in views:
         agent.policy_for_holdings(blind_view(view))
     assert agent.rng.bit_generator.state == before and agent.frequencies.keys() == counts.keys()
+    for view in views:  # the hole of the view asked about is not read: the true one changes nothing
+        fresh = copy.deepcopy(Loki1Agent())
+        np.testing.assert_array_equal(
+            fresh.policy_for_holdings(view), Loki1Agent().policy_for_holdings(blind_view(view))
+        )
 
 
 def test_loki1_query_resumes_a_kept_replay_to_the_same_answer(rng):
@@ -169,3 +174,43 @@ def test_loki2_does_not_inherit_loki1s_query():
     from pokerlab.programs.loki2 import Loki2Agent
 
     assert supports_holdings_policy(Loki1Agent()) and not supports_holdings_policy(Loki2Agent())
+
+
+def test_loki1_query_carries_a_semi_bluff_into_the_next_round():
+    """Loki (big blind) checked pre-flop, bet the flop and was called; on the turn a holding that bet as a
+    semi-bluff keeps betting. The draws among the holdings are compared with the replay, where the
+    semi-bluff state decides."""
+    from pokerlab.cards import parse_cards
+    from pokerlab.programs.loki1.holdings_policy import holding_values
+
+    agent = Loki1Agent()
+    agent.freeze()
+    board = parse_cards("Ah 7h 2c Kd 9s")
+    state = HandState(GameConfig(), [-1, -1, -1, -1], board)
+    for action in (CALL, CALL, RAISE):  # button calls, Loki checks; flop: Loki bets
+        state.act(action)
+    flop = seat_view(state, 1)
+    state.act(CALL)
+    turn = seat_view(state, 0)
+    assert turn.round == 2 and turn.to_call == 0
+    follower = Loki1Agent()._new_hand(2, 0, (-1, -1), GameConfig(), (0, 1), flop.blinds)
+    follower.follow(flop.actions[:-1], flop.board, {}, (0, 1), learning=False)
+    follower.catch_up(1)
+    values = holding_values(agent, seat_view_before_bet(flop), follower)
+    draws = np.flatnonzero((values[:, 2] < 0.5) & (values[:, 3] > 0.2))
+    policy = agent.policy_for_holdings(blind_view(turn))
+    checked = 0
+    for i in draws[:: max(1, len(draws) // 15)]:
+        plain = replayed(agent, turn, tuple(int(c) for c in HOLDING_CARDS[i]))
+        if plain is not None:
+            np.testing.assert_allclose(policy[i], plain, atol=1e-9)
+            checked += plain[RAISE] == 1.0
+    assert checked >= 3  # semi-bluffers that bet the turn whatever they hold
+
+
+def seat_view_before_bet(flop):
+    """Loki's flop view before its bet (the flop view of the caller, less Loki's bet)."""
+    state = HandState(GameConfig(), [-1, -1, -1, -1], list(flop.board))
+    for record in flop.actions[:-1]:
+        state.act(record.action)
+    return seat_view(state, 0)
