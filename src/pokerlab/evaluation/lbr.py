@@ -294,7 +294,7 @@ def local_best_response(
     progress: Callable[[str], None] | None = None,
 ) -> LBRResult:
     """Play LBR against `target` (an agent or a registered name) on `deals` duplicate deals through the
-    arena (`play_match`, seats swapped, the target fresh for each), and report its winnings; with
+    arena (`play_match`, seats swapped, the target frozen and fresh for each), and report its winnings; with
     `progress`, a line on what is played and the arena's progress bar."""
     from pokerlab.agents.registry import make_agent
     from pokerlab.arena.match import play_match
@@ -302,7 +302,8 @@ def local_best_response(
     config = config or GameConfig()
     agent = make_agent(target) if isinstance(target, str) else target
     lbr = LBRAgent(agent)
-    seated = target if isinstance(target, str) else copy.deepcopy(agent)
+    seated = copy.deepcopy(agent)  # the snapshot LBR's copy describes: learning nothing at the table either
+    seated.freeze()
     if progress is not None:
         progress(f"LBR against {agent.name}: {deals} duplicate deals, seed {seed}")
     started = time.perf_counter()
