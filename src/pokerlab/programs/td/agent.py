@@ -15,6 +15,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
+from pokerlab.agents.policy import policy_by_substitution
 from pokerlab.engine import HandEnd, HandStart, SeatView
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.programs.td.average import AveragePolicy
@@ -283,6 +284,34 @@ class TDAgent(Agent):
             self.chain.visit(inputs[action], outputs, self.learner.alpha)
             self.learner.last_visitor = self.position
         return action
+
+    def action_probabilities(self, view: SeatView) -> tuple[float, float, float]:
+        """(fold, call, raise) that `act` plays on `view` (its hole): the greedy action (ties to the less
+        aggressive), ε-mixed with a uniform choice among the options, and for a frozen player acting from the
+        average policy, that policy with probability 1 - ``average_mix``; draws and learns nothing."""
+        legal = view.legal_actions
+        options = (
+            legal if view.to_call or self.config.fold_when_free else tuple(a for a in legal if a != FOLD)
+        )
+        values, _ = self.action_values(view, options)
+        greedy = options[0]
+        for a in options[1:]:
+            if values[a] > values[greedy]:
+                greedy = a
+        epsilon = self.play_epsilon if self.frozen else self.learner.epsilon
+        out = np.zeros(3)
+        out[list(options)] = epsilon / len(options)
+        out[greedy] += 1.0 - epsilon
+        average = self.learner.average
+        if self.frozen and average is not None and self.play_average:
+            mix = self.config.average_mix
+            out = (1.0 - mix) * average.probabilities(self.features(view), options) + mix * out
+        return float(out[FOLD]), float(out[CALL]), float(out[RAISE])
+
+    def policy_for_holdings(self, view: SeatView) -> np.ndarray:
+        """The all-holdings policy query (`pokerlab.agents.policy`): `action_probabilities` with each holding
+        in turn (the plain loop over the 1,326 holdings: a network's values per holding)."""
+        return policy_by_substitution(self.action_probabilities, view)
 
     def end_hand(self, end: HandEnd) -> None:
         learner = self.learner
