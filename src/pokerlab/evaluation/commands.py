@@ -26,7 +26,7 @@ user's cache folder, so asking again is instant (--no-cache recomputes).
 Local best response (Lisý & Bowling 2017): pokerlab exploit BOT --hands N plays LBR against BOT (a player
 that answers the all-holdings policy query: call, raise, fold, random, the stereotypes) on N duplicate
 deals through the arena and prints what LBR wins in mbb/g with its 95 % confidence interval: a lower bound
-on BOT's exploitability (Loki-1 answers it too).
+on BOT's exploitability (Loki-1 and the TD players answer it too).
 
 Exploitation ratio: pokerlab exploit BOT --against OPPONENT --hands N plays BOT against OPPONENT on N
 duplicate deals and prints what BOT wins in mbb/g and, for a card-blind OPPONENT (fold, call, raise,
