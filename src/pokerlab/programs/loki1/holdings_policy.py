@@ -185,7 +185,7 @@ def holding_values(agent, view: SeatView, hand: HandFollower) -> np.ndarray:
     return out
 
 
-def _views_of(view: SeatView) -> list[tuple[SeatView, int | None]]:
+def views_of(view: SeatView) -> list[tuple[SeatView, int | None]]:
     """Loki's views at each of its decisions of the hand so far, with the action it took (None for `view`
     itself), rebuilt by the engine from the public actions (no hole anywhere)."""
     players, me = view.players, view.position
@@ -199,7 +199,7 @@ def _views_of(view: SeatView) -> list[tuple[SeatView, int | None]]:
     return [*out, (view, None)]
 
 
-def _played(action: int, view: SeatView) -> int:
+def played(action: int, view: SeatView) -> int:
     """What `act` plays for the rules' `action`: a raise at the cap as a call, a free fold as a check."""
     if action == RAISE and RAISE not in view.legal_actions:
         return CALL
@@ -232,8 +232,7 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
 
     The replay after each of Loki's decisions is kept on the agent (``_replays``) for the hand's next
     query, which resumes from the last one its public actions and board still agree with."""
-    me = view.position
-    decisions = _views_of(view)
+    decisions = views_of(view)
     key = _memo_key(agent, view)
     kept = getattr(agent, "_replays", None)
     replay, done = _Replay(agent, view), 0
@@ -263,18 +262,8 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
             replay.chance /= replay.chance.sum(axis=1, keepdims=True)
         if past.round == PREFLOP:
             if replay.strategy is None:
-                replay.strategy = _strategies(agent, past, hand)
-            plays = np.array(
-                [
-                    _played(
-                        strategy_action(
-                            s, past.raises, past.to_call > 0, hand.voluntary[me], RAISE in past.legal_actions
-                        ),
-                        past,
-                    )
-                    for s in replay.strategy
-                ]
-            )[HOLDING_TYPE]
+                replay.strategy = strategies(agent, past, hand)
+            plays = preflop_plays(replay.strategy, past, hand)
             if current:
                 policy[np.arange(NUM_HOLDINGS), plays] = 1.0
             else:
@@ -314,10 +303,10 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
                         for p, action, rule in memo[seen]
                     ]
                 for p, action, state in branches:
-                    played = _played(action, past)
+                    plays_as = played(action, past)
                     if current:
-                        policy[h, played] += replay.chance[h, s] * p
-                    elif played == taken:
+                        policy[h, plays_as] += replay.chance[h, s] * p
+                    elif plays_as == taken:
                         after[h, state] += replay.chance[h, s] * p
         if not current:
             replay.chance = after
@@ -327,7 +316,19 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
     return policy
 
 
-def _strategies(agent, view: SeatView, hand: HandFollower) -> list:
+def preflop_plays(strategy: list, view: SeatView, hand: HandFollower) -> np.ndarray:
+    """int[1326]: the action `act` plays pre-flop on `view` with each holding, from the strategies of the
+    holding types (`strategies`)."""
+    can_raise, me = RAISE in view.legal_actions, view.position
+    return np.array(
+        [
+            played(strategy_action(s, view.raises, view.to_call > 0, hand.voluntary[me], can_raise), view)
+            for s in strategy
+        ]
+    )[HOLDING_TYPE]
+
+
+def strategies(agent, view: SeatView, hand: HandFollower) -> list:
     """Loki's pre-flop strategy for each of the 169 holding types at its first pre-flop decision, `view`."""
     first = [int(np.flatnonzero(HOLDING_TYPE == t)[0]) for t in range(int(HOLDING_TYPE.max()) + 1)]
     return [
