@@ -1,5 +1,6 @@
-"""Loki-1's all-holdings policy query against its own `act`, replayed holding by holding with every random
-draw enumerated: the plain oracle of the vectorised query."""
+"""Loki-1's and Loki-2's all-holdings policy queries against their own `act`, replayed holding by holding
+(Loki-1 with every random draw enumerated, Loki-2 with its hand's uniform kept in the interval its actions
+allow): the plain oracles of the vectorised queries."""
 
 import copy
 
@@ -8,13 +9,15 @@ import pytest
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import split_decision
-from pokerlab.agents.policy import blind_view, board_clash
+from pokerlab.agents.policy import blind_view, board_clash, supports_holdings_policy
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.view import seat_view
 from pokerlab.holdings import HOLDING_CARDS
 from pokerlab.programs.loki1 import Loki1Agent
 from pokerlab.programs.loki1.config import VARIANTS
 from pokerlab.programs.loki1.postflop import PostflopSituation, decide, decide_outcomes
+from pokerlab.programs.loki2 import VARIANTS as LOKI2
+from pokerlab.programs.loki2 import Loki2Agent
 
 
 class Scripted:
@@ -169,11 +172,89 @@ def test_loki1_query_resumes_a_kept_replay_to_the_same_answer(rng):
     assert asked >= 2
 
 
-def test_loki2_does_not_inherit_loki1s_query():
-    from pokerlab.agents.policy import supports_holdings_policy
-    from pokerlab.programs.loki2 import Loki2Agent
+def test_only_the_loki2_that_bets_by_triples_answers():
+    assert supports_holdings_policy(Loki1Agent()) and supports_holdings_policy(
+        Loki2Agent(LOKI2["loki2-triples"])
+    )
+    for simulating_or_rules in ("loki2", "loki2-reweighting", "loki2-sim-call"):
+        assert not supports_holdings_policy(Loki2Agent(LOKI2[simulating_or_rules]))
 
-    assert supports_holdings_policy(Loki1Agent()) and not supports_holdings_policy(Loki2Agent())
+
+def replayed_triples(agent, view, holding):
+    """(fold, call, raise) of Loki-2's `act` on `view` with `holding`, given its actions so far: at each
+    decision its triple comes from `act` (the decision's probabilities), the hand's uniform u is kept
+    inside the part of [0, 1) its actions allow (and set there for the replay), and what each drawn action
+    plays as is what `act` plays with u inside that action's interval; None if the holding could not have
+    played them."""
+    holes = [-1] * (2 * view.players)
+    holes[2 * view.position], holes[2 * view.position + 1] = holding
+    state = HandState(view.config, holes, list(view.board))
+    decisions = []
+    for record in view.actions:
+        if record.position == view.position:
+            decisions.append((seat_view(state, view.position), record.action))
+        state.act(record.action)
+    decisions.append((seat_view(state, view.position), None))
+    player, low, high = copy.deepcopy(agent), 0.0, 1.0
+    for seen, taken in decisions:
+        action, probabilities, _ = split_decision(copy.deepcopy(player).act(seen))
+        if probabilities is None:  # pre-flop: Loki-1's expert system, no draw
+            if taken is None:
+                return np.eye(3)[action]
+            if action != taken:
+                return None
+            player.act(seen)
+            continue
+        edges = np.concatenate([[0.0], np.cumsum(probabilities)])
+        edges[-1] = 1.0
+        plays = {}
+        for a in range(3):
+            if probabilities[a] > 0:
+                probe = copy.deepcopy(player)
+                probe._u = (edges[a] + edges[a + 1]) / 2
+                plays[a] = split_decision(probe.act(seen))[0]
+        if taken is None:
+            out = np.zeros(3)
+            for a, plays_as in plays.items():
+                out[plays_as] += max(min(high, edges[a + 1]) - max(low, edges[a]), 0.0) / (high - low)
+            return out
+        allowed = [a for a, plays_as in plays.items() if plays_as == taken]
+        if not allowed:
+            return None
+        low, high = max(low, edges[min(allowed)]), min(high, edges[max(allowed) + 1])
+        if not high > low:
+            return None
+        player._u = (low + high) / 2
+        assert split_decision(player.act(seen))[0] == taken
+    raise AssertionError("the last decision is the view's")
+
+
+def test_loki2_triples_query_is_act_replayed_holding_by_holding(rng):
+    """On views after a post-flop decision of Loki-2 (its uniform then ties the decisions together)."""
+    agent = Loki2Agent(LOKI2["loki2-triples"])
+    agent.freeze()
+    views = [
+        v
+        for v in loki_views(rng, 40, agent)
+        if any(r.position == v.position and r.round > 0 for r in v.actions)
+    ][:5]
+    checked = tied = 0
+    for view in views:
+        policy = agent.policy_for_holdings(blind_view(view))
+        clash = board_clash(view.board)
+        assert np.all(policy[clash] == 0) and np.allclose(policy[~clash].sum(axis=1), 1)
+        true = int(np.flatnonzero((HOLDING_CARDS == sorted(view.hole)).all(axis=1))[0])
+        for i in [true, *rng.choice(np.flatnonzero(~clash), 24, replace=False).tolist()]:
+            hole = tuple(int(c) for c in HOLDING_CARDS[i])
+            plain = replayed_triples(agent, view, hole)
+            if plain is None:
+                assert i != true
+                continue
+            np.testing.assert_allclose(policy[i], plain, atol=1e-9, err_msg=f"holding {i}")
+            checked += 1
+            fresh = split_decision(copy.deepcopy(agent).act(view._replace(hole=hole)))[1]
+            tied += fresh is not None and not np.allclose(plain, fresh)
+    assert checked >= 20 and tied >= 2  # holdings whose earlier actions changed the chances now
 
 
 def test_loki1_query_carries_a_semi_bluff_into_the_next_round():
