@@ -3,7 +3,7 @@ triples (``betting="triples"``, "B" of Peña 1999 node30): what it plays on a pu
 
 Pre-flop Loki-2 is Loki-1 (its query's pre-flop plays). After the flop it draws its action from its triple
 (Billings et al. 1999 §4) with one uniform u for the whole hand (``same_u_per_hand``, Peña node30), so its
-decisions in a hand are tied together (EVALUATION-SPEC A4): given its actions so far, u lies in the
+decisions in a hand are tied together: given its actions so far, u lies in the
 intersection of the u-intervals of those actions, and the chance of each action now is the share of that
 interval its own interval covers. The query replays the hand once for every holding at the same time:
 Loki-2's follower (re-weighting by triples) from the public actions, its values for every holding
