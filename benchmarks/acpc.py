@@ -17,7 +17,17 @@ loopback wake-ups). Ours is measured twice, alternated: with the dealer polling 
 once (``--poll-us 0``): on a machine whose processors idle between messages the wake-ups are most of a
 round trip, which polling spares the dealer (`Channel.poll_for`). Each figure is the best of
 ``--repeats`` runs.
-Usage: ``python benchmarks/acpc.py [--hands N] [--seed S] [--repeats R] [--poll-us U] [--json]``.
+
+Against the reference server (``--reference DIR``, default ``$POKERLAB_ACPC_SERVER``: a folder where
+``project_acpc_server`` was built from source, its dealer bound to loopback; docs/acpc.md says how): its
+``dealer`` with two ``example_player``s, the same dealer with two of our always-call clients (target: at
+least 0.8x the hands/s), and our ``pokerlab acpc dealer`` with the reference's command line and two
+``example_player``s (target: at least 1.0x), alternated ``--repeats`` times, each timed by its own
+transcript (``-T``: from the first state sent to the last answer read, so no program's start-up counts).
+``example_player`` acts at random (it raises, calls and folds), so actions a hand are printed beside.
+Where no reference is built, the section says so and is skipped.
+Usage: ``python benchmarks/acpc.py [--hands N] [--seed S] [--repeats R] [--poll-us U] [--reference DIR]
+[--json]``.
 """
 
 from __future__ import annotations
@@ -168,6 +178,106 @@ def floor(hands: int) -> tuple[float, float]:
     return hands / elapsed, (cpu + _children_cpu() - children) / hands
 
 
+def _transcript_rate(path: str) -> tuple[float, float]:
+    """Hands/s and actions a hand of a match by its transcript (``ACTION HAND SENT ANSWERED`` lines)."""
+    with open(path) as f:
+        rows = [line.split() for line in f if line.strip()]
+    hands = int(rows[-1][1]) + 1
+    return hands / (float(rows[-1][3]) - float(rows[0][2])), len(rows) / hands
+
+
+def reference_match(reference: str, dealer: str, client: str, hands: int, seed: int, folder: str) -> tuple:
+    """(hands/s, actions a hand, the dealer's CPU seconds a hand, a client's) of a heads-up match in
+    `folder`: ``dealer`` "reference" or "ours", ``client`` "example" (the reference's ``example_player``)
+    or "ours" (``acpc play --agent call``); start-ups included in the CPU."""
+    game = os.path.join(folder, "holdem.limit.2p.reverse_blinds.game")
+    if not os.path.exists(game):
+        from pokerlab.interfaces.acpc.gamedef import load_gamedef
+
+        with open(game, "w") as f:
+            f.write(load_gamedef(GAME).to_text())
+    name = f"{dealer}-{client}"
+    program = [os.path.join(reference, "dealer")]
+    if dealer == "ours":
+        program = [sys.executable, "-m", "pokerlab.interfaces.cli", "acpc", "dealer"]
+    command = [*program, name, game, str(hands), str(seed), "a", "b", "-T", "-q"]
+    match = subprocess.Popen(
+        command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    ports = match.stdout.readline().split()
+    clients = [
+        subprocess.Popen(
+            [os.path.join(reference, "example_player"), game, "127.0.0.1", port]
+            if client == "example"
+            else [sys.executable, "-m", "pokerlab.interfaces.cli", "acpc", "play", "--agent", "call"]
+            + ["--game", GAME, "127.0.0.1", port],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for port in ports
+    ]
+    score = match.stdout.read()
+    _, status, usage = os.wait4(match.pid, 0)
+    match.returncode = status
+    assert status == 0 and score.startswith("SCORE:"), f"{name}: the match failed"
+    clients_cpu = sum(_cpu_of(c) for c in clients) / len(clients)
+    rate, actions = _transcript_rate(os.path.join(folder, f"{name}.tlog"))
+    return rate, actions, (usage.ru_utime + usage.ru_stime) / hands, clients_cpu / hands
+
+
+PAIRS = (("reference", "example"), ("reference", "ours"), ("ours", "example"))
+
+
+def dealer_start_cpu() -> float:
+    """CPU seconds our dealer command spends starting (imports, reading its command line and game) and
+    stopping, with no match: the least of three."""
+    command = [
+        sys.executable,
+        "-m",
+        "pokerlab.interfaces.cli",
+        "acpc",
+        "dealer",
+        "x",
+        GAME,
+        "0",
+        "1",
+        "a",
+        "b",
+    ]
+    return min(
+        _cpu_of(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for _ in range(3)
+    )
+
+
+def against_reference(reference: str, hands: int, seed: int, repeats: int, client_start: float) -> dict:
+    """Each of `PAIRS` ``repeats`` times, alternated: its best hands/s, its actions a hand, and the least
+    CPU microseconds a hand of its dealer and of a client, our programs' start-up taken off."""
+    import tempfile
+
+    starts = {"ours": dealer_start_cpu(), "reference": 0.0}
+    runs: dict[str, list] = {f"{d}-{c}": [] for d, c in PAIRS}
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(repeats):
+            for dealer, client in PAIRS:
+                rate, actions, dealer_cpu, client_cpu = reference_match(
+                    reference, dealer, client, hands, seed, folder
+                )
+                dealer_cpu -= starts[dealer] / hands
+                client_cpu -= client_start / hands if client == "ours" else 0.0
+                runs[f"{dealer}-{client}"].append((rate, actions, dealer_cpu, client_cpu))
+    return {
+        name: {
+            "hands_per_s": max(r[0] for r in rs),
+            "actions_per_hand": rs[0][1],
+            "dealer_cpu_us": min(r[2] for r in rs) * 1e6,
+            "client_cpu_us": min(r[3] for r in rs) * 1e6,
+            "runs_hands_per_s": [r[0] for r in rs],
+        }
+        for name, rs in runs.items()
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=5000)
@@ -175,8 +285,19 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--poll-us", type=float, default=DEALER_POLL * 1e6, help="the dealer's polling")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--reference",
+        default=os.environ.get("POKERLAB_ACPC_SERVER"),
+        help="a folder with the reference server built (its dealer and example_player)",
+    )
     args = parser.parse_args()
+    built = args.reference and all(
+        os.access(os.path.join(args.reference, p), os.X_OK) for p in ("dealer", "example_player")
+    )
     start_cpu = client_start_cpu()
+    reference = (
+        against_reference(args.reference, args.hands, args.seed, args.repeats, start_cpu) if built else None
+    )
     settings = {"acpc_loopback": (args.poll_us, 0.0), "acpc_no_polling": (0.0, 0.0)}
     acpc: dict[str, list] = {name: [] for name in settings}
     for _ in range(args.repeats):  # the two settings alternated, so that both meet the same load
@@ -204,6 +325,7 @@ def main() -> None:
                     "hands_per_s": rates,
                     "cpu_us_per_hand": cpu,
                     "acpc_cpu_us_per_hand_by_process": processes,
+                    "against_reference": reference,
                     "acpc_runs": {
                         name: [
                             {"hands_per_s": r, "dealer_us": d * 1e6, "clients_us": [c * 1e6 for c in cs]}
@@ -238,6 +360,23 @@ def main() -> None:
     ]
     for title, name, note in rows:
         print(f"  {title:42s} {rates[name]:7.0f} hands/s {cpu[name]:6.0f} us CPU/hand  ({note})")
+    if reference is None:
+        print("  against the reference server: not built here (--reference DIR or POKERLAB_ACPC_SERVER)")
+    else:
+        base = reference["reference-example"]["hands_per_s"]
+        titles = {
+            "reference-example": "reference dealer + 2 example_player",
+            "reference-ours": "reference dealer + 2 of our call clients",
+            "ours-example": "our dealer + 2 example_player",
+        }
+        targets = {"reference-ours": "client target 0.8x", "ours-example": "dealer target 1.0x"}
+        for name, title in titles.items():
+            rate, actions = reference[name]["hands_per_s"], reference[name]["actions_per_hand"]
+            note = f"{rate / base:.2f}x; {targets[name]}" if name in targets else "the peer"
+            print(f"  {title:42s} {rate:7.0f} hands/s {actions:5.2f} actions/hand  ({note})")
+            runs = ", ".join(f"{r:.0f}" for r in reference[name]["runs_hands_per_s"])
+            dealer_us, client_us = reference[name]["dealer_cpu_us"], reference[name]["client_cpu_us"]
+            print(f"    runs {runs}; CPU a hand: dealer {dealer_us:.0f} us, a client {client_us:.0f} us")
     for name, results in acpc.items():
         each = ", ".join(f"{who} {us:.0f}" for who, us in processes[name].items())
         print(f"  {name}: CPU a hand by process (us, least of {args.repeats}): {each}")

@@ -119,6 +119,7 @@ def test_results_folder(tmp_path):
         "config.json",
         "hands.csv",
         "hands.sqlite",
+        "hindsight.jsonl",
         "summary.json",
         "bankroll.png",
     }

@@ -1,4 +1,5 @@
-"""pokerlab.envs.HoldemAEC: PettingZoo's API test, seeding, zero-sum rewards, masks, information hiding."""
+"""pokerlab.envs.HoldemAEC: PettingZoo's API tests (AEC and parallel), seeding, zero-sum rewards, masks,
+information hiding, seats played by pokerlab agents."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
 
-from pokerlab.envs import HoldemAEC  # noqa: E402
+from pokerlab.envs import HoldemAEC, holdem_parallel  # noqa: E402
 from pokerlab.errors import ConfigError, IllegalAction  # noqa: E402
 
 
@@ -76,3 +77,47 @@ def test_masks_and_illegal_actions():
         env.step(3)
     with pytest.raises(ConfigError, match="2 to 10 players"):
         HoldemAEC(11)
+
+
+@pytest.mark.parametrize("players, opponents", [(2, None), (3, {1: "loki1"}), (6, {0: "call", 4: "random"})])
+def test_passes_pettingzoo_api_tests_with_pokerlab_opponents_and_in_parallel(players, opponents):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(HoldemAEC(players, seed=players, opponents=opponents), num_cycles=100)
+        parallel_api_test(holdem_parallel(players, seed=players, opponents=opponents), num_cycles=100)
+
+
+def test_pokerlab_opponents_play_their_seats_and_the_learners_theirs():
+    env = HoldemAEC(3, seed=4, opponents={0: "raise", 2: "call"})
+    assert env.possible_agents == ["seat_1"]
+    rng = np.random.default_rng(4)
+    for k in range(20):
+        env.reset(seed=4 if k == 0 else None)
+        seen, _ = play_hand(env, rng)
+        assert {agent for agent, _, _ in seen} == {"seat_1"}
+        last = seen[-1][2]  # the reward it saw at the hand's end
+        state, seats = env.state, env.seats
+        for position, action in ((r.position, r.action) for r in state.actions):
+            if seats[position] == 0:  # the raiser raises while the cap allows, else calls
+                assert action in (1, 2)
+            if seats[position] == 2:
+                assert action == 1
+        assert last * env.config.small_bet == state.nets[seats.index(1)]
+
+
+def test_a_hand_no_learner_acts_in_is_skipped_and_its_nets_reported():
+    env = HoldemAEC(3, seed=1, opponents={0: "fold", 1: "fold"})
+    skipped = []
+    for k in range(6):
+        env.reset(seed=1 if k == 0 else None)
+        skipped += env.infos["seat_2"]["skipped"]
+        play_hand(env, np.random.default_rng(k))
+    # seat 2 in the big blind every third hand: both fold to it, and it wins the small blind
+    assert skipped and all(net == pytest.approx(0.5) for net in skipped)
+
+
+def test_a_bad_opponent_map_is_refused():
+    with pytest.raises(ConfigError, match="opponents maps a seat 0..2 to an agent's name"):
+        HoldemAEC(3, opponents={3: "call"})
+    with pytest.raises(ConfigError, match="at least one learner"):
+        HoldemAEC(2, opponents={0: "call", 1: "raise"})

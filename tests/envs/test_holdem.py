@@ -81,8 +81,8 @@ def test_observation_never_depends_on_another_seats_hole_cards():
     for opponent_hole in ([0, 1], [50, 51]):
         env = HoldemEnv(["call"], seat=0, seed=1)
         env.reset(seed=1)
-        env._dealer = FixedDealer(opponent_hole + [2, 3] + board)
-        env.hand = -1
+        env.learning.dealer = FixedDealer(opponent_hole + [2, 3] + board)
+        env.learning.hand = -1
         obs, info = env.reset()
         seen = [obs.tolist()]
         for action in (2, 1, 1, 2, 1):  # raise, then call it down (the call agent never folds)

@@ -383,12 +383,15 @@ def test_client_lines_at_a_scripted_fake_dealer():
 
 
 def test_cli_errors_are_one_line(capsys):
-    assert main(["acpc", "dealer", "--game", "holdem.limit.3p", "--hands", "2", "a", "b"]) == 2
+    assert main(["acpc", "dealer", "-q", "m", "holdem.limit.3p", "2", "0", "a", "b"]) == 2  # options anywhere
     assert "3 players" in capsys.readouterr().err
+    assert main(["acpc", "dealer", "--help"]) == 0
+    assert "MATCH GAME HANDS SEED NAME..." in capsys.readouterr().out
     assert main(["acpc", "play", "--agent", "call", "--game", "holdem.limit.3p", "127.0.0.1", "1"]) == 2
     assert "cannot connect" in capsys.readouterr().err
     assert (
-        main(["acpc", "dealer", "--game", "holdem.limit.2p.reverse_blinds", "--poll-us", "-5", "a", "b"]) == 2
+        main(["acpc", "dealer", "m", "holdem.limit.2p.reverse_blinds", "2", "0", "a", "b", "--poll-us", "-5"])
+        == 2
     )
     assert "polls 0 to 100000 microseconds" in capsys.readouterr().err
     assert (
@@ -409,20 +412,21 @@ def test_cli_errors_are_one_line(capsys):
     assert "polls 0 to" in capsys.readouterr().err
 
 
-def test_acpc_dealer_command_fails_or_tolerates_a_player_that_never_connects(capsys):
-    args = ["acpc", "dealer", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "3", "--connect-timeout"]
-    assert main([*args, "0.2", "alice", "bob"]) == 1
+def test_acpc_dealer_command_fails_or_tolerates_a_player_that_never_connects(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the dealer writes m.log here
+    args = ["acpc", "dealer", "m", "holdem.limit.2p.reverse_blinds", "3", "0", "alice", "bob", "-q"]
+    assert main([*args, "--start_timeout", "200"]) == 1
     out, err = capsys.readouterr()
     assert len(out.split()) == 2 and "SCORE" not in out  # the ports, then nothing
-    assert re.match(r"pokerlab: error: agent (alice|bob) left the table \(did not connect to port \d+", err)
-    assert (
-        err.endswith(
-            " within 0.2 s) (in its first hand; --tolerate-faults checks or folds for it); the match "
-            "stopped after 0 hands\n"
-        )
-        and err.count("\n") == 1
+    *header, last = err.splitlines()
+    assert header[0] == "# name/game/hands/seed m holdem.limit.2p.reverse_blinds 3 0" and len(header) == 4
+    assert re.match(r"pokerlab: error: agent (alice|bob) left the table \(did not connect to port \d+", last)
+    assert last.endswith(
+        " within 0.2 s) (in its first hand; --tolerate-faults checks or folds for it); the match "
+        "stopped after 0 hands"
     )
-    assert main([*args, "0.2", "--tolerate-faults", "alice", "bob"]) == 0
+    assert (tmp_path / "m.log").read_text().splitlines() == header  # no hand, no SCORE line
+    assert main([*args, "--start_timeout", "200", "--tolerate-faults"]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines()[-1].startswith("SCORE:") and out.splitlines()[-1].endswith(":alice|bob")
     assert re.search(r"^alice: 1 fault; left: did not connect to port \d+ within 0.2 s$", err, re.M)
@@ -726,10 +730,11 @@ def test_the_client_writes_every_hand_to_its_results_folder(tmp_path):
     names = ["random", "raise", "call"]
     thread, box = _dealer(names, 120, seed=3)
     outs = [tmp_path / f"client{j}" for j in range(3)]
+    reports: dict = {}
     threads = [
         threading.Thread(
-            target=lambda j=j: play(
-                make_agent(names[j]), CONFIG, "127.0.0.1", box["ports"][j], 3, out=outs[j]
+            target=lambda j=j: reports.__setitem__(
+                j, play(make_agent(names[j]), CONFIG, "127.0.0.1", box["ports"][j], 3, out=outs[j])
             ),
             daemon=True,
         )
@@ -740,11 +745,13 @@ def test_the_client_writes_every_hand_to_its_results_folder(tmp_path):
     for t in threads + [thread]:
         t.join(60)
         assert not t.is_alive()
-    nets = box["result"].match.nets
+    nets = box["result"].match.nets  # whole chips: our engine gives a split pot's odd chip to one winner
     for j, out in enumerate(outs):
         summary = summarize_folder(out)  # rebuilt from config.json and hands.csv alone
         labels = [names[j] if s == j else f"seat-{s}" for s in range(3)]
-        assert summary.labels == labels and (summary.nets == nets).all()
+        assert summary.labels == labels and list(summary.nets[:, j]) == reports[j].values
+        # the reference's count: a tied pot split in equal parts, within a chip of ours, every hand zero-sum
+        assert (np.abs(summary.nets - nets) < 1).all() and (summary.nets.sum(axis=1) == 0).all()
         assert json.loads((out / "summary.json").read_text())["hands"] == 120
         records = list(read_hands(out / "hands.sqlite"))
         assert [h for h, _ in records] == list(range(120))

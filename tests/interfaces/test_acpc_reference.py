@@ -322,12 +322,13 @@ def test_the_reference_logs_tied_pots_are_read_and_valued_as_it_values_them(line
 # -- 4. names that keep the STATE and SCORE fields ------------------------------------------------------
 
 
-def test_names_with_colons_and_spaces_keep_the_log_fields(capsys, tmp_path):
+def test_names_with_colons_and_spaces_keep_the_log_fields(capsys, tmp_path, monkeypatch):
     assert protocol_name('cmd:"./bot --flag"') == 'cmd_"./bot_--flag"'
     assert protocol_name("a|b\tc\nd") == "a_b_c_d" and protocol_name("") == "_"
+    monkeypatch.chdir(tmp_path)
     log = tmp_path / "match.log"
-    args = ["acpc", "dealer", "--game", "holdem.limit.2p.reverse_blinds", "--hands", "3", "--connect-timeout"]
-    assert main([*args, "0.2", "--tolerate-faults", "--log", str(log), "cmd:./bot --x", "two words"]) == 0
+    args = ["acpc", "dealer", "match", "holdem.limit.2p.reverse_blinds", "3", "0", "--start_timeout", "200"]
+    assert main([*args, "--tolerate-faults", "-q", "cmd:./bot --x", "two words"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[-1].endswith(":cmd_./bot_--x|two_words")
     states = [line for line in log.read_text().splitlines() if line.startswith("STATE:")]
@@ -445,8 +446,7 @@ def test_the_reference_reader_takes_every_standard_game(tmp_path):
 def test_our_clients_at_the_reference_dealer_count_its_values(players, fixed, tmp_path):
     """Our clients at the reference dealer (``-f`` or its rotation): no warnings, every hand's value the
     value its log gives the player, fractions included, each results folder's columns the log's players
-    (whole chips, where the odd chips go as our engine gives them), and the seats the agents were told the
-    log's."""
+    and values (fractions too), and the seats the agents were told the log's."""
     hands, seed = 300, 7
     game = tmp_path / "game"
     game.write_text(STANDARD_GAMES[standard_game_name(players)])
@@ -494,13 +494,9 @@ def test_our_clients_at_the_reference_dealer_count_its_values(players, fixed, tm
             rows = list(csv.reader(f))
         labels = [names[j] if c == names[j] else f"p{c.removeprefix('seat-')}" for c in rows[0][4:]]
         assert labels == names
-        for row in rows[1:]:  # our whole chips: the log's values where a pot splits evenly
+        for row in rows[1:]:  # the log's values, fractions of a chip included
             values = truth[int(row[0])]
-            for v, label in zip(row[4:], labels, strict=True):
-                if all(float(x).is_integer() for x in values.values()):
-                    assert int(v) == values[label]
-                else:
-                    assert abs(int(v) - values[label]) < players
+            assert [float(v) for v in row[4:]] == pytest.approx([values[label] for label in labels], abs=1e-6)
     score = (tmp_path / "m.log").read_text().splitlines()[-1]
     totals = dict(
         zip(score.split(":")[2].split("|"), map(float, score.split(":")[1].split("|")), strict=True)

@@ -7,6 +7,7 @@ import argparse
 import json
 
 from pokerlab.agents.human import PlayerLeft
+from pokerlab.arena.backend import add_backend_options, backend_of
 from pokerlab.arena.output import finite_json
 from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
 from pokerlab.arena.stats import results_table
@@ -45,7 +46,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         args.seed,
         duplicate=args.duplicate,
         sessions=args.sessions,
-        workers=args.workers,
+        workers=backend_of(args),
         out=args.out,
         block=args.block,
         progress=show_progress(args),
@@ -199,6 +200,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--workers", type=int, default=1, help="processes playing sessions (results do not depend on it)"
     )
+    add_backend_options(p)
     p.add_argument("--block", type=int, default=1000, help="hands per block written to the results folder")
     p.add_argument(
         "--resume",

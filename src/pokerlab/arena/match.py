@@ -7,8 +7,9 @@ A match is one or more sessions (`pokerlab.arena.session`); within a session eve
 * A duplicate match (Papp 1998 ch. 8; Billings et al. 1998 §5) has one session per seat rotation, each
   playing every deal with its own fresh agents, so that no agent ever meets a deal twice.
 
-Sessions are the unit of parallel work: ``workers`` processes play them, and the results are identical for
-any number of workers. Each session starts from a copy of the agents as passed; a match of one session in
+Sessions are the unit of parallel work: ``workers`` processes play them, or a Ray cluster
+(``workers=Backend("ray", ...)``, `pokerlab.arena.backend`), and the results are identical for any number
+of workers or nodes. Each session starts from a copy of the agents as passed; a match of one session in
 this process plays the given agent instances themselves, so a learning agent comes back having learned.
 
 ``isolate`` runs agents in their own sandboxed processes (`pokerlab.arena.players.IsolatedPlayer`, a fresh
@@ -40,6 +41,7 @@ from tqdm import tqdm
 
 from pokerlab.agents import Agent
 from pokerlab.agents.registry import is_external, split_label
+from pokerlab.arena.backend import Backend, as_backend, farm, parallel
 from pokerlab.arena.output import MatchResult, ResultsWriter, run_meta
 from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
@@ -200,7 +202,7 @@ def play_match(
     *,
     duplicate: bool = False,
     sessions: int = 1,
-    workers: int = 1,
+    workers: int | Backend = 1,
     out: str | Path | None = None,
     block: int = 1000,
     progress: bool = False,
@@ -234,8 +236,9 @@ def play_match(
     names, agents = seat_names(agents)
     n = len(agents)
     check_match(n, hands, duplicate, action_timeout=action_timeout)
-    for name, value in (("block", block), ("workers", workers), ("sessions", sessions)):
+    for name, value in (("block", block), ("sessions", sessions)):
         _positive(name, value)
+    backend = as_backend(workers)
     _positive("rebuy", rebuy, allow_none=True)
     if rebuy is not None and config.unlimited:
         raise ConfigError("rebuy restores real stacks: give the game a stack (GameConfig(stack=...))")
@@ -280,7 +283,7 @@ def play_match(
     writer = None
     if out:
         meta = run_meta(labels, config, seed, duplicate, hands, block, len(jobs), rebuy, log_decisions)
-        writer = ResultsWriter(Path(out), labels, meta, resume)
+        writer = ResultsWriter(Path(out), labels, meta, resume, hindsight=True)
     tally = Tally(n, writer)
     total = hands * (n if duplicate else 1)
     # the given instances play themselves in a single in-process session (so a learner keeps its learning)
@@ -291,7 +294,7 @@ def play_match(
             tally.reports.append(SessionReport(**{**report, "faults": tuple(report["faults"])}))
             tally.faults = [a + b for a, b in zip(tally.faults, report["faults"], strict=True)]
         jobs = [job for job in jobs if job.session not in writer.completed]
-    events = _events(jobs, workers, direct, any(isolated) if pin is None else bool(pin))
+    events = _events(jobs, backend, direct, any(isolated) if pin is None else bool(pin))
     try:
         with tqdm(
             total=total, initial=len(tally.rows), disable=not progress, unit="hand", smoothing=0.1
@@ -336,16 +339,27 @@ def duplicate_tournament(
 # -- running sessions -----------------------------------------------------------------------------------
 
 
-def _events(jobs: list[SessionJob], workers: int, direct, pin: bool = False):
-    """(session, event) pairs from every job: in this process, or in up to `workers` worker processes;
-    with `pin`, each table and its bots on one CPU (`pinned`)."""
+def _events(jobs: list[SessionJob], backend: Backend, direct, pin: bool = False):
+    """(session, event) pairs from every job: in this process, in up to ``backend.workers`` local worker
+    processes (streaming their events), or as Ray tasks (`session_events`, a session's events at once);
+    with `pin`, each local table and its bots on one CPU (`pinned`)."""
     if not jobs:
         return
-    if workers == 1 or len(jobs) == 1:
+    if not parallel(backend, len(jobs)):
         yield from _in_process(jobs, direct, _current_cpu() if pin else None)
-        return
-    cpus = sorted(os.sched_getaffinity(0)) if pin else []
-    yield from _parallel_events(jobs, workers, cpus)
+    elif backend.kind == "ray":
+        for index, events in farm(session_events, [(job,) for job in jobs], backend):
+            for event in events:
+                yield jobs[index].session, event
+    else:
+        cpus = sorted(os.sched_getaffinity(0)) if pin else []
+        yield from _parallel_events(jobs, backend.workers, cpus)
+
+
+def session_events(job: SessionJob) -> list:
+    """The events of one session played in this process, all at once (a Ray task's result: a session
+    played again after its node died reaches the match once), less its progress and pauses."""
+    return [event for _, event in _in_process([job]) if type(event) not in (Progress, Pause)]
 
 
 def _current_cpu() -> int | None:

@@ -1,6 +1,15 @@
 """The results folder of a match, written as it goes: config.json, hands.csv, hands.sqlite (hand
-histories and, where asked, the decision log), then summary.json and bankroll.png (the bankroll-versus-hands
-plot of Billings et al. 1998, Fig. 1).
+histories and, where asked, the decision log), hindsight.jsonl (a `pokerlab match`'s complete hindsight
+record of every hand, for evaluation after the match), then summary.json and bankroll.png (the
+bankroll-versus-hands plot of Billings et al. 1998, Fig. 1).
+
+hindsight.jsonl has one JSON object a line per hand, appended and flushed block by block after the hands
+were played (so no player can read it during its hand; the sandbox hides the whole folder from outside
+bots): {"hand", "deal", "session", "names" (agent labels by position, 0 = first left of the button),
+"stacks" (chips before the blinds), "holes" (2 card codes a position, folded ones too), "deck" (the deal's
+whole deck order: holes by position, then the board, then the cards never dealt), "board" (the board dealt,
+five cards even where the hand ended early), "actions" ([position, action, [fold, call, raise] or null] in
+order: the probabilities the agent's `Decision` gave, with ``log_decisions``), "nets" (by position)}.
 
 config.json and each block of hands.sqlite / hands.csv are on disk before the next block starts (the
 SQLite commit first), so a failed run keeps everything played so far; any figure can be re-made from
@@ -12,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import errno
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -19,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pokerlab.arena.dealing import deal_block
 from pokerlab.arena.session import SessionReport
 from pokerlab.arena.stats import AgentResult, summarize
 from pokerlab.arena.store import HandStore
@@ -57,7 +68,9 @@ class MatchResult:
         hands_asked: int,
     ) -> MatchResult:
         """The result of (hand, deal, nets by seat) rows in hand order, with per-agent statistics."""
-        nets = np.array([r[2] for r in rows], dtype=np.int64).reshape(len(rows), len(labels))
+        fractional = any(type(v) is float for r in rows for v in r[2])  # an ACPC client's split pots
+        nets = np.array([r[2] for r in rows], dtype=np.float64 if fractional else np.int64)
+        nets = nets.reshape(len(rows), len(labels))
         deals = np.array([r[1] for r in rows], dtype=np.int64)
         results = summarize(labels, nets, deals, config.small_bet, config.big_blind, faults)
         return cls(labels, config, seed, duplicate, nets, deals, faults, results, out, sessions, hands_asked)
@@ -119,14 +132,18 @@ class ResultsWriter:
     their first hand (their agents' memory cannot be restored half-way, so a session is the unit).
     """
 
-    def __init__(self, out: Path, labels: list[str], meta: dict, resume: bool = False) -> None:
+    def __init__(
+        self, out: Path, labels: list[str], meta: dict, resume: bool = False, hindsight: bool = False
+    ) -> None:
         self.out, self.labels = out, labels
+        #: hindsight.jsonl, for a run whose deals come from `meta`'s seed (`pokerlab.arena.dealing`)
+        self.hindsight = None
         self.completed: dict[int, dict] = {}
         self.kept_rows: list[list[str]] = []
         self._positions: dict[tuple[int, ...], str] = {}  # the text of each seating, made once
         self.failed = False
         try:
-            self._open(meta, resume)
+            self._open(meta, resume, hindsight)
         except (OSError, sqlite3.Error, UnicodeDecodeError) as exc:
             if isinstance(exc, PokerlabError):
                 raise
@@ -143,7 +160,7 @@ class ResultsWriter:
             f"stay readable (pokerlab summarize {self.out})"
         )
 
-    def _open(self, meta: dict, resume: bool) -> None:
+    def _open(self, meta: dict, resume: bool, hindsight: bool) -> None:
         out, labels = self.out, self.labels
         header = ["hand", "deal", "session", "positions", *labels]
         if (out / "config.json").exists():
@@ -178,6 +195,8 @@ class ResultsWriter:
             partial.replace(out / "hands.csv")
             self.csv_file = open(out / "hands.csv", "a", newline="")  # noqa: SIM115 - closed in close()
             self.csv = csv.writer(self.csv_file)
+            if hindsight:
+                self._open_hindsight(meta["seed"], set(self.completed))
             return
         out.mkdir(parents=True, exist_ok=True)
         (out / "config.json").write_text(json.dumps(meta, indent=2) + "\n")
@@ -187,6 +206,26 @@ class ResultsWriter:
         self.csv_file.flush()
         (out / "hands.sqlite").unlink(missing_ok=True)
         self.store = HandStore(out / "hands.sqlite")
+        if hindsight:
+            self._open_hindsight(meta["seed"], set())
+
+    def _open_hindsight(self, seed: int, keep: set[int]) -> None:
+        """Open hindsight.jsonl for appending, keeping only the lines of the sessions in `keep` (a resumed
+        run replays the others; a line torn by a kill is dropped)."""
+        path = self.out / "hindsight.jsonl"
+        kept = []
+        if keep and path.exists():
+            for line in path.read_text().splitlines(keepends=True):
+                try:
+                    if line.endswith("\n") and json.loads(line)["session"] in keep:
+                        kept.append(line)
+                except (ValueError, KeyError, TypeError):
+                    continue
+        partial = path.with_suffix(".jsonl.partial")
+        partial.write_text("".join(kept))
+        partial.replace(path)
+        self.seed = seed
+        self.hindsight = open(path, "a")  # noqa: SIM115 - closed in close()
 
     def _check_meta(self, meta: dict) -> None:
         try:
@@ -229,6 +268,36 @@ class ResultsWriter:
             [o.hand, o.deal, o.session, " ".join(map(str, o.positions)), *o.nets] for o in outcomes
         )
         self.csv_file.flush()
+        if self.hindsight is not None:
+            played = [o for o in outcomes if o.history is not None]
+            if played:
+                first = min(o.deal for o in played)
+                decks = deal_block(self.seed, first, max(o.deal for o in played) - first + 1).tolist()
+                self.hindsight.writelines(self._hindsight_line(o, decks[o.deal - first]) for o in played)
+            self.hindsight.flush()
+
+    def _hindsight_line(self, outcome, deck: list[int]) -> str:
+        """One hand's line of hindsight.jsonl (see the module doc), from its stored row, its decision log and
+        its deal's deck order; a deal whose cards are not the seed's is a loud error, never a wrong record."""
+        _, names, stacks, holes, board, actions, nets = outcome.history
+        holes = [c - 1 for c in holes]
+        n = len(holes) // 2
+        if deck[: 2 * n] != holes or deck[2 * n : 2 * n + len(board)] != [c - 1 for c in board]:
+            raise CorruptData(
+                f"hand {outcome.hand}: its cards are not deal {outcome.deal} of seed {self.seed}"
+            )
+        probabilities = {d.index: d.probabilities for d in outcome.decisions or ()}
+        moves = ",".join(
+            f"[{b >> 2},{b & 3},{_probabilities(probabilities.get(i))}]" for i, b in enumerate(actions)
+        )
+        # written by hand, not json.dumps of a dict: a third of the time (the fastest bots play 20,000
+        # hands a second); `pokerlab.evaluation.hindsight` reads it back with json
+        return (
+            f'{{"hand":{outcome.hand},"deal":{outcome.deal},"session":{outcome.session},"names":{names},'
+            f'"stacks":[{stacks.replace(" ", ",")}],"holes":[{",".join(map(str, holes))}],'
+            f'"deck":[{",".join(map(str, deck))}],"board":[{",".join(map(str, deck[2 * n : 2 * n + 5]))}],'
+            f'"actions":[{moves}],"nets":[{nets.replace(" ", ",")}]}}\n'
+        )
 
     def close(self) -> None:
         """Close both files; after a failed write (`failed`) whatever else fails is left unsaid, since the
@@ -236,6 +305,8 @@ class ResultsWriter:
         try:
             try:
                 self.csv_file.close()
+                if self.hindsight is not None:
+                    self.hindsight.close()
             finally:
                 self.store.close()
         except (OSError, sqlite3.Error) as exc:
@@ -261,8 +332,15 @@ class ResultsWriter:
         write_summary(self.out, result)
 
 
+def _probabilities(p) -> str:
+    """A decision's (fold, call, raise) as a JSON list of numbers, or null where the agent gave none."""
+    return "null" if p is None else json.dumps([float(x) for x in p])
+
+
 def _reason(exc: BaseException) -> str:
     """What went wrong with a file, in a few words (an OSError's strerror, SQLite's message)."""
+    if getattr(exc, "errno", None) == errno.ENOSPC:
+        return "the disk is full"
     return getattr(exc, "strerror", None) or " ".join(str(exc).split()) or type(exc).__name__
 
 
@@ -291,6 +369,15 @@ def finite_json(value):
     if isinstance(value, (list, tuple)):
         return [finite_json(v) for v in value]
     return value
+
+
+def _chips(text: str) -> int | float:
+    """A net of hands.csv: whole chips, or a fraction of a chip where an ACPC client's tied pot split
+    unevenly (`pokerlab.interfaces.acpc.matchstate.reference_values`)."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
 
 
 def summarize_folder(out: str | Path):
@@ -326,7 +413,7 @@ def summarize_folder(out: str | Path):
     for row in rows:
         try:
             if len(row) == len(header):
-                parsed.append((int(row[0]), int(row[1]), tuple(int(v) for v in row[4:])))
+                parsed.append((int(row[0]), int(row[1]), tuple(_chips(v) for v in row[4:])))
         except ValueError:
             continue  # a line torn by a kill
     parsed.sort()

@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+from pokerlab.arena.backend import add_backend_options, backend_of
 from pokerlab.commandline import add_progress_option, progress_lines, seed_arg
 from pokerlab.engine import GameConfig
 from pokerlab.errors import ConfigError
@@ -68,7 +69,7 @@ def cmd_lbr(args: argparse.Namespace) -> int:
         raise ConfigError("local best response needs --hands N, the duplicate deals to play (2 or more)")
     progress = progress_lines(args)
     result = local_best_response(
-        args.bot, args.hands, GAMES[args.game], args.seed, workers=args.workers, progress=progress
+        args.bot, args.hands, GAMES[args.game], args.seed, workers=backend_of(args), progress=progress
     )
     if args.json:
         print(json.dumps({"game": args.game, "lbr": result.to_dict()}))
@@ -189,6 +190,7 @@ def add_commands(subparsers) -> None:
     p.add_argument("--hands", type=int, help="LBR: duplicate deals to play (each twice, seats swapped)")
     p.add_argument("--seed", default=0, type=seed_arg, help="LBR: the seed of the deals (default 0)")
     p.add_argument("--workers", type=int, default=1, help="LBR: processes playing the two seat rotations")
+    add_backend_options(p)
     p.add_argument(
         "--against",
         action="append",

@@ -1,69 +1,244 @@
-"""`pokerlab evaluate RESULTS --method luck`: raw and variance-reduced sb/hand of a results folder."""
+"""`pokerlab evaluate RESULTS... --method luck|divat|aivat`: raw and variance-reduced sb/hand of results
+folders, and an ACPC-style crosstable over several heads-up folders (or a folder of them: a round robin);
+and `pokerlab match ... --evaluate METHOD`, which this module adds to the match command (the arena stands
+below evaluation, so the flag comes from here)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+from pathlib import Path
+
+import numpy as np
 
 from pokerlab.arena.output import finite_json
 from pokerlab.commandline import int_in, seed_arg
-from pokerlab.evaluation import luck
+from pokerlab.errors import ConfigError
+from pokerlab.evaluation import aivat, divat, luck
 from pokerlab.evaluation.core import value_digest
-from pokerlab.evaluation.luck import DEFAULT_SAMPLES, luck_of_folder
-from pokerlab.evaluation.stats import estimator_row, report_table
+from pokerlab.evaluation.stats import EstimatorRow, SeatEstimates, estimator_row, report_table
 
-#: The value function of the luck adjustment, as the report names it.
-LUCK_VALUE = "all-in equity (exact post-flop, {samples} fresh boards pre-flop)"
+#: The estimators of `pokerlab evaluate`.
+METHODS = ("luck", "divat", "aivat")
+#: The value function of each method, as the report names it.
+VALUE_FUNCTIONS = {
+    "luck": "all-in equity (exact post-flop, {samples} fresh boards pre-flop)",
+    "divat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state)",
+    "aivat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state)",
+}
+#: Pre-flop boards (luck) or run-outs (DIVAT, AIVAT) per value, by method.
+DEFAULT_SAMPLES = {
+    "luck": luck.DEFAULT_SAMPLES,
+    "divat": divat.DEFAULT_SAMPLES,
+    "aivat": divat.DEFAULT_SAMPLES,
+}
+
+
+def estimates(
+    results: str | Path, method: str, seed: int, samples: int, shared_uniform: frozenset[str] = frozenset()
+) -> tuple[dict[str, SeatEstimates], str, str]:
+    """({estimator: per-hand estimates}, the value function's name, its digest) of one results folder."""
+    value = VALUE_FUNCTIONS[method].format(samples=samples)
+    if method == "luck":
+        found = {"luck": luck.luck_of_folder(results, seed=seed, samples=samples)}
+        return found, value, value_digest("luck", {"samples": samples}, luck)
+    digest = value_digest("divat", {"samples": samples, "make": divat.MAKE}, divat)
+    if method == "divat":
+        return {"divat": divat.divat_of_folder(results, seed, samples)}, value, digest
+    tiers = aivat.aivat_of_folder(results, seed, samples, shared_uniform)
+    return {f"aivat-{tier}": data for tier, data in tiers.items()}, value, digest
+
+
+def seat_rows(found: dict[str, SeatEstimates], seed: int) -> dict[str, list[EstimatorRow]]:
+    """Each seat's raw row and a row per estimator."""
+    first = next(iter(found.values()))
+    rows = {}
+    for j, label in enumerate(first.labels):
+        raw = first.raw[:, j]
+        rows[label] = [
+            estimator_row("raw", "none", raw, raw, first.units, first.small_bet, first.big_blind, seed)
+        ]
+        rows[label] += [
+            estimator_row(name, name, d.adjusted[:, j], raw, d.units, d.small_bet, d.big_blind, seed)
+            for name, d in found.items()
+        ]
+    return rows
+
+
+def evaluate_folder(
+    results: str | Path,
+    method: str,
+    seed: int,
+    samples: int | None = None,
+    shared_uniform: frozenset[str] = frozenset(),
+    as_json: bool = False,
+) -> str:
+    """The report of one results folder: a table (or one JSON object) of each seat's raw and estimated
+    sb/hand with 95 % intervals, SD ratio, variance removed and unbiasedness z, naming the value function
+    and its digest."""
+    samples = DEFAULT_SAMPLES[method] if samples is None else samples
+    found, value, digest = estimates(results, method, seed, samples, shared_uniform)
+    rows = seat_rows(found, seed)
+    first = next(iter(found.values()))
+    units, hands = len(set(first.units.tolist())), int(first.raw.shape[0])
+    if as_json:
+        report = {
+            "results": str(results),
+            "method": method,
+            "seed": seed,
+            "samples": samples,
+            "value_function": value,
+            "value_digest": digest,
+            "hands": hands,
+            "units": units,
+            "duplicate": first.duplicate,
+            "seats": {label: [r.to_json() for r in seat] for label, seat in rows.items()},
+        }
+        return json.dumps(finite_json(report))
+    return report_table(rows, units, hands) + f"\n{method}: {value}, digest {digest}; seed {seed}"
+
+
+def round_robin(folders: list[Path]) -> list[Path]:
+    """The results folders named: each folder itself, or, for a folder without config.json, the results
+    folders in it (a round robin's pairings)."""
+    out = []
+    for folder in folders:
+        if (folder / "config.json").is_file() or not folder.is_dir():
+            out.append(folder)
+        else:
+            inner = sorted(p for p in folder.iterdir() if (p / "config.json").is_file())
+            if not inner:
+                raise ConfigError(f"{str(folder)!r} is neither a results folder nor a folder of them")
+            out.extend(inner)
+    return out
+
+
+def crosstable(
+    folders: list[Path], method: str, seed: int, samples: int | None, shared_uniform: frozenset[str]
+) -> tuple[list[str], dict[tuple[str, str], EstimatorRow], str, str, float]:
+    """(agents, {(row, column): the row agent's estimator row against the column}, value, digest, mbb per
+    small bet) over heads-up results folders; the method's last estimator (its highest tier)."""
+    samples = DEFAULT_SAMPLES[method] if samples is None else samples
+    cells: dict[tuple[str, str], EstimatorRow] = {}
+    value = digest = ""
+    for folder in folders:
+        found, value, digest = estimates(folder, method, seed, samples, shared_uniform)
+        first = next(iter(found.values()))
+        labels, mbb_per_sb = first.labels, 1000.0 * first.small_bet / first.big_blind
+        if len(labels) != 2:
+            raise ConfigError(f"a crosstable pairs heads-up matches; {str(folder)!r} has {len(labels)} seats")
+        rows = seat_rows(found, seed)
+        for a, b in (labels, labels[::-1]):
+            if (a, b) in cells:
+                raise ConfigError(f"{a} vs {b} is in two of the folders; give each pairing once")
+            cells[(a, b)] = rows[a][-1]
+    agents = sorted({a for a, _ in cells})
+    return agents, cells, value, digest, mbb_per_sb
+
+
+def crosstable_text(agents: list[str], cells: dict[tuple[str, str], EstimatorRow], mbb_per_sb: float) -> str:
+    """The ACPC's crosstable layout: the row agent's mbb/hand against each column ± the 95 % half-width,
+    `*` where the interval excludes 0, and the row's mean over the opponents it met."""
+    width = max(14, *(len(a) + 2 for a in agents))
+    lines = [f"{'mbb/hand':<{width}}" + "".join(f"{a:>{width}}" for a in agents) + f"{'mean':>{width}}"]
+    for a in agents:
+        line, met = f"{a:<{width}}", []
+        for b in agents:
+            row = cells.get((a, b))
+            if row is None:
+                line += f"{'-':>{width}}"
+                continue
+            half = (row.ci95[1] - row.ci95[0]) / 2 * mbb_per_sb
+            star = "*" if row.ci95[0] > 0 or row.ci95[1] < 0 else " "
+            line += f"{f'{row.mbb_per_hand:+.0f}±{abs(half):.0f}{star}':>{width}}"
+            met.append(row.mbb_per_hand)
+        lines.append(line + f"{np.mean(met):>+{width}.0f}")
+    return "\n".join(lines)
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    """Evaluate a `pokerlab match` results folder: each seat's raw sb/hand and its luck-adjusted sb/hand
-    (the value of the cards dealt taken off), with 95 % CIs over the units of the match (deals in a
-    duplicate match, else hands), the SD ratio, the variance removed and the unbiasedness z of mean(X - u)."""
-    data = luck_of_folder(args.results, seed=args.seed, samples=args.samples)
-    value = LUCK_VALUE.format(samples=args.samples)
-    digest = value_digest("luck", {"samples": args.samples}, luck)
-    rows = {}
-    for j, label in enumerate(data.labels):
-        raw, adjusted = data.raw[:, j], data.adjusted[:, j]
-        rows[label] = [
-            estimator_row(name, function, x, raw, data.units, data.small_bet, data.big_blind, args.seed)
-            for name, function, x in (("raw", "none", raw), ("luck", value, adjusted))
-        ]
-    units = len(set(data.units.tolist()))
+    """Evaluate `pokerlab match` results folders: each seat's raw sb/hand beside its variance-reduced
+    sb/hand (luck adjustment; DIVAT; AIVAT's chance and actions tiers), with 95 % CIs over the units of
+    the match (deals in a duplicate match, else hands), the SD ratio, the variance removed and the
+    unbiasedness z of mean(X - u). Several heads-up folders (or a folder of them) give a crosstable."""
+    folders = round_robin([Path(r) for r in args.results])
+    shared = frozenset(args.shared_uniform or ())
+    if len(folders) == 1:
+        print(evaluate_folder(folders[0], args.method, args.seed, args.samples, shared, args.json))
+        return 0
+    agents, cells, value, digest, mbb_per_sb = crosstable(
+        folders, args.method, args.seed, args.samples, shared
+    )
     if args.json:
         report = {
-            "results": str(args.results),
             "method": args.method,
             "seed": args.seed,
-            "samples": args.samples,
             "value_function": value,
             "value_digest": digest,
-            "hands": int(data.raw.shape[0]),
-            "units": units,
-            "duplicate": data.duplicate,
-            "seats": {label: [r.to_json() for r in seat_rows] for label, seat_rows in rows.items()},
+            "agents": agents,
+            "cells": [{"row": a, "column": b, **row.to_json()} for (a, b), row in sorted(cells.items())],
         }
         print(json.dumps(finite_json(report)))
     else:
-        print(report_table(rows, units, int(data.raw.shape[0])))
-        print(f"luck: {value}, digest {digest}; seed {args.seed}")
+        print(crosstable_text(agents, cells, mbb_per_sb))
+        print(f"{args.method}: {value}, digest {digest}; seed {args.seed}")
     return 0
 
 
+def match_then_evaluate(play) -> object:
+    """The match command `play` followed by the evaluation of its results folder (``--evaluate``, seed 0):
+    its table after the match's, or its JSON object under ``"evaluation"`` in the match's."""
+
+    def command(args: argparse.Namespace) -> int:
+        if args.evaluate is None:
+            return play(args)
+        if not args.out:
+            raise ConfigError("--evaluate reads the match's results folder: give --out")
+        args.log_decisions = args.log_decisions or args.evaluate == "aivat"
+        if not args.json:
+            status = play(args)
+            print(evaluate_folder(args.out, args.evaluate, seed=0))
+            return status
+        with contextlib.redirect_stdout(io.StringIO()) as printed:
+            status = play(args)
+        report = json.loads(printed.getvalue())
+        report["evaluation"] = json.loads(evaluate_folder(args.out, args.evaluate, seed=0, as_json=True))
+        print(json.dumps(report))
+        return status
+
+    return command
+
+
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
-    """evaluate."""
-    p = subparsers.add_parser(
-        "evaluate", help="variance-reduced results of a results folder", description=cmd_evaluate.__doc__
+    """evaluate, and match's --evaluate."""
+    match = subparsers.choices["match"]
+    match.add_argument(
+        "--evaluate",
+        choices=METHODS,
+        default=None,
+        help="at the end, evaluate the results folder (as `pokerlab evaluate OUT --method METHOD`, seed 0)",
     )
-    p.add_argument("results", help="a results folder of `pokerlab match`")
-    p.add_argument("--method", choices=["luck"], default="luck", help="the estimator (default luck)")
+    match.set_defaults(func=match_then_evaluate(match.get_default("func")))
+    p = subparsers.add_parser(
+        "evaluate", help="variance-reduced results of results folders", description=cmd_evaluate.__doc__
+    )
+    p.add_argument("results", nargs="+", help="results folders of `pokerlab match` (or a folder of them)")
+    p.add_argument("--method", choices=METHODS, default="luck", help="the estimator (default luck)")
     p.add_argument(
         "--samples",
         type=int_in(1, 10**7, "samples"),
-        default=DEFAULT_SAMPLES,
-        help=f"random boards per pre-flop equity (default {DEFAULT_SAMPLES})",
+        default=None,
+        help=f"pre-flop boards per equity (luck, default {luck.DEFAULT_SAMPLES}) or run-outs per value "
+        f"(divat, aivat, default {divat.DEFAULT_SAMPLES})",
     )
-    p.add_argument("--seed", type=seed_arg, default=0, help="seed of the pre-flop boards (default 0)")
+    p.add_argument(
+        "--shared-uniform",
+        action="append",
+        metavar="SEAT",
+        help="AIVAT: this seat draws every decision of a hand from one uniform (Loki-2's same-u selector)",
+    )
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed of the boards and run-outs (default 0)")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=cmd_evaluate)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import json
-from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from pokerlab.arena.store import read_hands
 from pokerlab.engine import BOARD_SIZE, RIVER, UNKNOWN, HandRecord, HandState
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.evaluation.core import balanced_step, corrected
+from pokerlab.evaluation.stats import SeatEstimates
 from pokerlab.evaluator import evaluate_batch
 
 #: Random boards per pre-flop equity (the estimate's own noise is about 0.5 / sqrt(samples) of the pot).
@@ -105,21 +105,7 @@ def luck_adjusted(record: HandRecord, rng: np.random.Generator, samples: int = D
     return corrected(np.array(record.nets, dtype=np.float64), steps)
 
 
-@dataclass(frozen=True)
-class LuckData:
-    """Per-hand raw and luck-adjusted nets of a results folder (hands x seats, chips, seats in config.json
-    order), the unit of each hand (its deal in a duplicate match, else the hand), and the game."""
-
-    labels: list[str]
-    raw: np.ndarray
-    adjusted: np.ndarray
-    units: np.ndarray
-    small_bet: int
-    big_blind: int
-    duplicate: bool
-
-
-def luck_of_folder(out: str | Path, seed: int, samples: int = DEFAULT_SAMPLES) -> LuckData:
+def luck_of_folder(out: str | Path, seed: int, samples: int = DEFAULT_SAMPLES) -> SeatEstimates:
     """Read a `pokerlab match` results folder (config.json, hands.csv, hands.sqlite) and luck-adjust every
     hand. A folder without what that needs gets one `ConfigError` line saying what is missing."""
     out = Path(out)
@@ -155,7 +141,7 @@ def luck_of_folder(out: str | Path, seed: int, samples: int = DEFAULT_SAMPLES) -
         small_bet, big_blind = record.config.small_bet, record.config.big_blind
     if not raw:
         raise ConfigError(f"{str(out)!r} holds no hands to evaluate")
-    return LuckData(
+    return SeatEstimates(
         labels, np.array(raw), np.array(adjusted), np.array(units), small_bet, big_blind, duplicate
     )
 

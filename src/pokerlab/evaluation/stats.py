@@ -87,6 +87,20 @@ def probability_ahead(a: np.ndarray, b: np.ndarray, seed: int, resamples: int = 
 
 
 @dataclass(frozen=True)
+class SeatEstimates:
+    """Per-hand raw and estimated nets of a results folder (hands x seats, chips, seats in config.json
+    order), the unit of each hand (its deal in a duplicate match, else the hand), and the game."""
+
+    labels: list[str]
+    raw: np.ndarray
+    adjusted: np.ndarray
+    units: np.ndarray
+    small_bet: int
+    big_blind: int
+    duplicate: bool
+
+
+@dataclass(frozen=True)
 class EstimatorRow:
     """One estimator of one seat's result (sb/hand), beside the raw result on the same hands.
 
@@ -162,13 +176,13 @@ def report_table(seat_rows: dict[str, list[EstimatorRow]], units: int, hands: in
     unbiasedness z, a flag ``BIASED?`` where |z| > 3."""
     lines = [
         f"{hands} hands in {units} units",
-        f"{'seat':<16}{'estimator':<10}{'sb/hand':>9}  {'95% CI':<18}{'SD/unit':>8}{'SD ratio':>9}"
+        f"{'seat':<16}{'estimator':<14}{'sb/hand':>9}  {'95% CI':<18}{'SD/unit':>8}{'SD ratio':>9}"
         f"{'var -':>7}{'z(X-u)':>8}",
     ]
     for seat, rows in seat_rows.items():
         for r in rows:
             lines.append(
-                f"{seat:<16}{r.name:<10}{r.sb_per_hand:>+9.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]"
+                f"{seat:<16}{r.name:<14}{r.sb_per_hand:>+9.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]"
                 f"{r.sd_per_unit:>9.3f}{r.sd_ratio:>9.3f}{100 * r.variance_reduction:>6.0f}%{r.bias_z:>8.2f}"
                 + ("  BIASED?" if r.flagged else "")
             )

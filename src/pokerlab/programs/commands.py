@@ -8,6 +8,7 @@ import importlib
 import json
 from collections.abc import Callable
 
+from pokerlab.arena.backend import add_backend_options, backend_of
 from pokerlab.arena.output import finite_json
 from pokerlab.commandline import (
     UsageError,
@@ -82,7 +83,12 @@ def cmd_experiment(args: argparse.Namespace) -> int:
             raise ConfigError(f"--only chooses loki2 match-ups; experiment {args.name!r} has none")
         kwargs["only"] = args.only
     result = experiment(args.name)(
-        seed=args.seed, workers=args.workers, out=args.out, progress=show_progress(args), **options, **kwargs
+        seed=args.seed,
+        workers=backend_of(args),
+        out=args.out,
+        progress=show_progress(args),
+        **options,
+        **kwargs,
     )
     if args.json:
         print(json.dumps(finite_json(result.to_json()), allow_nan=False))
@@ -142,6 +148,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=seed_arg, default=0, help="random seed, an integer >= 0 (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (results do not depend on it)")
+    add_backend_options(p)
     p.add_argument("--out", default=None, help="results folder")
     p.add_argument("--json", action="store_true", help="print the pooled results as one JSON object")
     p.add_argument("--resume", action="store_true", help="continue a killed run in --out (same command)")

@@ -15,8 +15,9 @@ default, seats (p + h) mod n at position p in hand h, so each seat's position dr
 ``fixed`` (its ``-f``) keeps every seat at its position, seat p at position p in every hand. In hand 0
 both seat p at position p; ``auto`` (the default) tells them apart by the client's position in the next
 hand (its seat is the one thing that never changes on its connection), and until then seats as both do
-(or, where the first hand it sees is not a multiple of n, as ``rotate``, and says so). Our own dealer
-seats (p + h + 1) mod n, the same turn one hand ahead, and says so in its comment. With a
+(or, where the first hand it sees is not a multiple of n, as ``rotate``, and says so). Our ``acpc
+dealer`` seats as the reference does and sends no comment; the dealer of ``acpc match`` seats
+(p + h + 1) mod n, the same turn one hand ahead, and says so in its comment. With a
 `ClientResults`, every finished hand also goes to our results folder (`client_results`).
 
 Accounting: each hand's value for this seat is the reference's (`reference_values`: a tied pot split in
@@ -239,13 +240,16 @@ class AcpcClient:
     def _end(self, state: HandState, ms: MatchState, line: str) -> None:
         p = ms.position
         self.ended = True
-        value = reference_values(state)[p]
+        values = reference_values(state)
+        value = values[p]
         report = self.report
         report.hands += 1
         report.net += value
         report.values.append(value)
         report.finals.append(line)
-        if self.results is not None and not self.results.add(state, ms.hand, self.session, p, self.seats):
+        if self.results is not None and not self.results.add(
+            state, values, ms.hand, self.session, p, self.seats
+        ):
             self._warn(
                 f"hand {ms.hand} has {state.n} players, not the first hand's: not in the results folder"
             )

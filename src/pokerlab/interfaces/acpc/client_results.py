@@ -43,16 +43,26 @@ class ClientResults:
         meta["deals"] = meta["hands"] = None  # the dealer decides how many
         self.writer = ResultsWriter(self.out, self.labels, meta)
 
-    def add(self, state: HandState, hand: int, session: int, position: int, seats: tuple[int, ...]) -> bool:
-        """Keep a finished hand (``seats``: the lasting seat at each position, ours at ``position``); False
-        for a hand of another number of players than the first (the folder's columns are fixed)."""
+    def add(
+        self,
+        state: HandState,
+        values: list[float],
+        hand: int,
+        session: int,
+        position: int,
+        seats: tuple[int, ...],
+    ) -> bool:
+        """Keep a finished hand (``seats``: the lasting seat at each position, ours at ``position``; its nets
+        are ``values``, each position's as the reference counts it, `reference_values`: a whole number of
+        chips, or the fraction of a tie split unevenly); False for a hand of another number of players than
+        the first (the folder's columns are fixed)."""
         if self.writer is None:
             self._open(state.n, seats[position])
         elif state.n != len(self.labels):
             return False
-        nets = [0] * state.n
+        nets: list[float] = [0] * state.n
         for q, s in enumerate(seats):
-            nets[s] = state.nets[q]
+            nets[s] = int(values[q]) if values[q].is_integer() else values[q]
         names = tuple(self.labels[s] for s in seats)
         stacks = tuple([self.config.starting_stack()] * state.n)
         self.pending.append(

@@ -22,9 +22,16 @@ from pokerlab.interfaces.acpc.dealer import DEALER_POLL
 _PLAY_DOC = (
     """Play one of our agents at an ACPC dealer (protocol 2.0.0) at HOST PORT until the dealer closes."""
 )
-_DEALER_DOC = """Deal an ACPC match on 127.0.0.1, one port per player (printed on the first line), and print
-the final SCORE line. A player that never connects, crashes, disconnects, answers late or sends anything
-but a legal action stops the match (one line, exit status 1, no SCORE line), unless --tolerate-faults."""
+_DEALER_DOC = """Deal an ACPC match as the reference dealer (project_acpc_server's dealer) does, with its
+command line: MATCH GAME HANDS SEED NAME... [-f] [-l|-L] [-p PORT,PORT...] [-q] [-t|-T] [-a]
+[--t_response MS] [--t_hand MS] [--t_per_hand MS] [--start_timeout MS], and ours: [--poll-us US]
+[--tolerate-faults]. -f fixes the seats, -l/-L turn MATCH.log off/on (on by default), -T writes the
+transcript MATCH.tlog, -q prints only errors, warnings and the final values, -a appends to the files; the
+times are milliseconds per answer, per seat and hand, and per hand on average over the match. The
+ports (listening on 127.0.0.1 only) go to the first line of standard output, the SCORE line to the next.
+The same seed deals the reference's cards to the reference's seats; a seat that runs out of time,
+disconnects or never connects stops the match (one line, exit status 1, no SCORE line), unless
+--tolerate-faults (--poll-us: the microseconds each read of an answer polls before it sleeps)."""
 _MATCH_DOC = """Start a dealer and its clients (our agents by name, or cmd:"COMMAND" run with HOST PORT
 appended, either perhaps labelled LABEL=AGENT, each in its own process group, killed at the end of each
 session) and play a duplicate match over the protocol (the same seed, seats rotated), with CIs. A client's
@@ -118,9 +125,19 @@ def _report(result) -> None:
 
 
 def cmd_dealer(args: argparse.Namespace) -> int:
-    result = _dealer(args, args.names, _print_ports, duplicate=False)
-    _report(result)
-    print(result.score)
+    from pokerlab.interfaces.acpc.channel import check_poll
+    from pokerlab.interfaces.acpc.refdealer import parse_reference_command, run_reference
+
+    if "-h" in args.words or "--help" in args.words:
+        print(args.dealer_help(), end="")
+        return 0
+    command, extras = parse_reference_command(args.words)
+    try:
+        poll_for = float(extras.get("poll-us", DEALER_POLL * 1e6)) / 1e6
+    except ValueError:
+        raise ConfigError(f"--poll-us takes microseconds, got {extras['poll-us']!r}") from None
+    check_poll(poll_for)
+    run_reference(command, poll_for=poll_for, tolerate_faults="tolerate-faults" in extras)
     return 0
 
 
@@ -241,10 +258,16 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("host")
     p.add_argument("port", type=int)
     p.set_defaults(func=cmd_play)
-    p = acpc.add_parser("dealer", help="deal to ACPC clients", description=_DEALER_DOC)
-    _dealer_options(p)
-    p.add_argument("names", nargs="+", help="a name per player")
-    p.set_defaults(func=cmd_dealer)
+    p = acpc.add_parser(  # its options are the reference's, read as its getopt reads them: in cmd_dealer
+        "dealer",
+        help="deal to ACPC clients (the reference dealer's command line)",
+        description=_DEALER_DOC,
+        prefix_chars="+",
+        add_help=False,
+        usage="pokerlab acpc dealer [-h] MATCH GAME HANDS SEED NAME... [options]",
+    )
+    p.add_argument("words", nargs="*", metavar="MATCH GAME HANDS SEED NAME... [options]")
+    p.set_defaults(func=cmd_dealer, dealer_help=p.format_help)
     p = acpc.add_parser("match", help="a duplicate match over the protocol", description=_MATCH_DOC)
     _dealer_options(p)
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")

@@ -50,7 +50,9 @@ class AcpcTable(Table):
     """A `Table` of `AcpcPlayer` seats: it makes every seat's line of each state of the hand (`HandLines`:
     the betting and board text once for all seats) and hands it over as notifications go to other players
     (a seat that is gone is left out, one that fails is counted); writes each finished hand to the ACPC
-    log."""
+    log. ``says_seats``: a comment line before each hand tells every seat who sits where."""
+
+    says_seats = True
 
     def __init__(
         self,
@@ -84,7 +86,7 @@ class AcpcTable(Table):
         self.lines = HandLines(self.hand_number)
         comment = SEATS_COMMENT + "|".join(map(str, self.seats))  # who sits where, before each hand
         for p, line in enumerate(self.lines.lines(state)):
-            self._tell(self.seats[p], "begin", (comment, line))
+            self._tell(self.seats[p], "begin", (comment, line) if self.says_seats else (line,))
 
     def step(self) -> None:
         super().step()

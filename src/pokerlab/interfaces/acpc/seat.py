@@ -11,7 +11,8 @@ lines the table makes for it (`begin`, `tell`) as others take their notification
 * every state of the hand goes to every seat (the start, each action, the end with the cards shown
   down); only the actor's answer is read. A seat's lines are queued and sent together when it is to act
   next, or when the session ends (one message instead of one per action: the same lines, in the same
-  order; a hand's last line goes with the next hand's first);
+  order; a hand's last line goes with the next hand's first); the reference dealer's seat
+  (`refdealer.ReferenceSeat`) sends each line as it comes instead;
 * an answer is the line sent, ':' and an action, read as the reference reads it (`read_action`: ``f``,
   ``c`` or ``k``, ``r`` or ``b``, either case, anything after the letter ignored); comment lines (``#``,
   ``;``) are skipped;
@@ -70,7 +71,7 @@ class AcpcPlayer:
         label: str,
         action_timeout: float | None = None,
         hand_timeout: float | None = None,
-        connect_timeout: float = 60.0,
+        connect_timeout: float | None = 60.0,
         poll_for: float = 0.0,
         program: Callable[[int], subprocess.Popen] | None = None,
     ) -> None:
@@ -141,10 +142,11 @@ class AcpcPlayer:
 
     def _connect(self) -> str | None:
         """Accept the client and read its VERSION line; why not, where it failed."""
-        ends = time.monotonic() + self.connect_timeout
+        ends = None if self.connect_timeout is None else time.monotonic() + self.connect_timeout
         while True:  # watching the program between looks at the listener, where there is one
-            left = ends - time.monotonic()
-            self.listener.settimeout(max(0.0, min(left, _LOOK_EVERY) if self.process else left))
+            left = None if ends is None else max(0.0, ends - time.monotonic())
+            look = _LOOK_EVERY if left is None else min(left, _LOOK_EVERY)
+            self.listener.settimeout(look if self.process else left)
             try:
                 sock, _ = self.listener.accept()
                 break
@@ -152,7 +154,7 @@ class AcpcPlayer:
                 ended = self._program_ended()
                 if ended:
                     return f"did not connect to port {self.port}: its program {ended}"
-                if time.monotonic() >= ends:
+                if ends is not None and time.monotonic() >= ends:
                     return f"did not connect to port {self.port} within {self.connect_timeout} s"
         self.channel = Channel(sock)
         self.channel.send_timeout = self.connect_timeout
@@ -170,12 +172,12 @@ class AcpcPlayer:
             return f"sent {line[:40]!r} instead of VERSION:2.0.0"
         return None
 
-    def begin(self, lines: tuple[str, str]) -> None:
-        """A hand starts: queue the table's seating comment and this seat's first state line."""
+    def begin(self, lines: tuple[str, ...]) -> None:
+        """A hand starts: take the table's seating comment (where it says one) and this seat's first state
+        line."""
         self.hand, self.used = self.table.hand_number, 0.0
-        comment, line = lines
-        self.tell(comment)
-        self.tell(line)
+        for line in lines:
+            self.tell(line)
 
     def tell(self, line: str) -> None:
         """Queue a state line of the hand (sent when the seat is next to act, or the session closes)."""
@@ -189,10 +191,7 @@ class AcpcPlayer:
         channel = self.channel
         if channel is None:
             raise Disconnected(self.gone or "not connected")
-        limit = self.action_timeout
-        if self.hand_timeout is not None:
-            left = self.hand_timeout - self.used
-            limit = left if limit is None else min(limit, left)
+        limit = self._limit()
         if limit is not None and limit <= 0:
             raise self._late(limit)
         self.asked.add(self.last)
@@ -209,11 +208,7 @@ class AcpcPlayer:
                     raise self._late(limit)
                 if line.startswith(self.last) and line[len(self.last) : len(self.last) + 1] == ":":
                     return self._action(line[len(self.last) + 1 :], view)
-                state = line.rpartition(":")[0]
-                if line and line[0] not in "#;" and state not in self.asked:  # else a comment, or late
-                    if line.startswith("MATCHSTATE:"):
-                        raise AgentFailure(f"answered a state it was not asked to act in: {line[:60]!r}")
-                    raise AgentFailure(f"sent {line[:60]!r}, which is no answer")
+                self._stray(line)
                 if limit is not None:
                     wait = limit - (time.monotonic() - began)
                     if wait <= 0:
@@ -222,6 +217,22 @@ class AcpcPlayer:
             self._leave(str(exc))
         finally:
             self.used += time.monotonic() - began
+
+    def _limit(self) -> float | None:
+        """Seconds this answer may take: the action limit, within what is left of the hand's budget."""
+        limit = self.action_timeout
+        if self.hand_timeout is not None:
+            left = self.hand_timeout - self.used
+            limit = left if limit is None else min(limit, left)
+        return limit
+
+    def _stray(self, line: str) -> None:
+        """A line read while waiting for the answer that is not the answer: a comment, or a late answer
+        to an earlier state, is skipped; anything else is an `AgentFailure`."""
+        if line and line[0] not in "#;" and line.rpartition(":")[0] not in self.asked:
+            if line.startswith("MATCHSTATE:"):
+                raise AgentFailure(f"answered a state it was not asked to act in: {line[:60]!r}")
+            raise AgentFailure(f"sent {line[:60]!r}, which is no answer")
 
     def _late(self, limit: float) -> Timeout:
         if self.action_timeout is not None and limit >= self.action_timeout:

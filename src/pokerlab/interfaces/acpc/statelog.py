@@ -34,7 +34,7 @@ def format_state_line(
     betting: str,
     holes: Sequence[int],
     board: Sequence[int],
-    nets: Sequence[int],
+    nets: Sequence[int | str],
     names: Sequence[str],
 ) -> str:
     """An ACPC STATE line from its parts (hole cards by position, `UNKNOWN` left out; the board split by

@@ -11,19 +11,20 @@
   four inequalities, and "every player wins more at the loose table".
 
 Every run writes its files to ``out`` (summary.json, epochs.json, PNGs, the evolved players as .npz). Runs
-(independent seeds ``seed``, ``seed + 1``, ...) are spread over ``workers`` processes.
+(independent seeds ``seed``, ``seed + 1``, ...) are spread over ``workers`` processes or a Ray cluster
+(`pokerlab.arena.backend`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import multiprocessing
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from pokerlab.arena.backend import Backend, farm
 from pokerlab.arena.significance import paired_test, welch_test
 from pokerlab.arena.stats import half_width95
 from pokerlab.errors import ConfigError
@@ -89,13 +90,11 @@ def _run_job(job: dict) -> tuple[EpochRun, dict]:
     return run, player.learned_state()
 
 
-def _run_jobs(jobs: list[dict], workers: int) -> list[tuple[EpochRun, dict]]:
-    if workers < 1:
-        raise ConfigError(f"workers must be a positive integer, got {workers!r}")
-    if workers == 1 or len(jobs) == 1:
-        return [_run_job(job) for job in jobs]
-    with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
-        return pool.map(_run_job, jobs, chunksize=1)
+def _run_jobs(jobs: list[dict], workers: int | Backend) -> list[tuple[EpochRun, dict]]:
+    done: list = [None] * len(jobs)
+    for index, result in farm(_run_job, [(job,) for job in jobs], workers):
+        done[index] = result
+    return done
 
 
 def _out(out) -> Path | None:

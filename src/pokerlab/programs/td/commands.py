@@ -7,6 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
+from pokerlab.arena.backend import add_backend_options, backend_of
 from pokerlab.arena.output import finite_json
 from pokerlab.commandline import (
     UsageError,
@@ -81,7 +82,7 @@ def cmd_train_curve(args: argparse.Namespace) -> int:
     opponents = list(dict.fromkeys(parse_lineup(args.opponents, labels=False)))
     progress = progress_lines(args)
     rows = curves(
-        args.runs, opponents, args.deals, args.seed, args.out, args.workers, progress, args.reference
+        args.runs, opponents, args.deals, args.seed, args.out, backend_of(args), progress, args.reference
     )
     for name, _, hands, opponent, value, low, high in rows:
         print(f"{name:<16}{hands:>10} vs {opponent:<18}{value:+.3f} [{low:+.3f}, {high:+.3f}]")
@@ -290,6 +291,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "--seed", type=seed_arg, default=2026, help="the deals' seed (default 2026, that of the final tables)"
     )
     p.add_argument("--workers", type=int_in(1, 256, "workers"), default=1, help="processes (default 1)")
+    add_backend_options(p)
     p.add_argument(
         "--reference",
         default=None,

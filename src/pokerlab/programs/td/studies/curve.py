@@ -10,8 +10,9 @@ that differences between points are not differences of luck). The final ``checkp
 of each run. A ``reference`` agent (such as Loki-1) plays each opponent on the same deals, so that the curves
 can be read against its result (§A.9 item 3), drawn as a dotted line.
 
-The work is (player, opponent) pairs, shared among ``workers`` processes; the rows do not depend on the
-number of workers. Written into ``out`` while it runs: ``curve.csv`` (run, seed, hands, opponent, sb/hand,
+The work is (player, opponent) pairs, shared among ``workers`` processes or a Ray cluster
+(`pokerlab.arena.backend`); the rows do not depend on the number of workers. Written into ``out`` while it
+runs: ``curve.csv`` (run, seed, hands, opponent, sb/hand,
 95 % CI; rewritten after each pair, so an interrupted evaluation keeps what it finished) and
 ``curve.json`` (deals, seed, reference), ``reference.csv`` (opponent, the reference's sb/hand, 95 % CI); a
 second call with the same deals, seed and reference plays only the pairs missing from them. At the end:
@@ -22,12 +23,11 @@ or below 0, `runs.across_runs`) and ``curves.png`` (`runs.plot_runs`).
 from __future__ import annotations
 
 import json
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from pokerlab.agents import make_agent
+from pokerlab.arena.backend import Backend, as_backend, farm
 from pokerlab.arena.evidence import read_csv, write_csv
 from pokerlab.arena.match import duplicate_tournament
 from pokerlab.engine import GameConfig
@@ -52,6 +52,11 @@ def _play(task: tuple[str, int, int, str, list[str], str, int, int]) -> list:
     name, seed, hands, where, fixed, opponent, deals, deal_seed = task
     _, r = versus(where, fixed, opponent, deals, deal_seed)
     return [name, seed, hands, opponent, *(round(v, 6) for v in (r.sb_per_hand, *r.ci95))]
+
+
+def _task(function: Callable, task: tuple) -> list:
+    """A row of `function` (`_play` or `_reference`), where the backend runs it."""
+    return function(task)
 
 
 def _reference(task: tuple[str, str, int, int, GameConfig]) -> list:
@@ -80,7 +85,7 @@ def curves(
     deals: int,
     seed: int,
     out: str | Path,
-    workers: int = 1,
+    workers: int | Backend = 1,
     progress: Callable[[str], None] | None = None,
     reference: str | None = None,
 ) -> list[list]:
@@ -90,8 +95,7 @@ def curves(
     hands, opponent, sb/hand, low, high), sorted by run, hands and opponent."""
     if not isinstance(deals, int) or deals < 1:
         raise ConfigError(f"curve deals must be an integer >= 1, got {deals!r}")
-    if not isinstance(workers, int) or workers < 1:
-        raise ConfigError(f"curve workers must be an integer >= 1, got {workers!r}")
+    as_backend(workers)  # one clear error before any work
     if not opponents:
         raise ConfigError("a curve needs at least one opponent")
     folders = [Path(r) for r in runs]
@@ -148,15 +152,8 @@ def curves(
         if progress:
             progress(f"{finished}/{len(tasks)}  {what}: {row[-3]:+.3f} [{row[-2]:+.3f}, {row[-1]:+.3f}]")
 
-    if workers == 1 or len(tasks) < 2:
-        for function, task in tasks:
-            keep(function, function(task))
-    else:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(min(workers, len(tasks)), mp_context=context) as pool:
-            futures = {pool.submit(function, task): function for function, task in tasks}
-            for future in as_completed(futures):
-                keep(futures[future], future.result())
+    for index, row in farm(_task, tasks, workers):
+        keep(tasks[index][0], row)
     write()
     as_runs = [
         {

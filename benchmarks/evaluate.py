@@ -1,0 +1,70 @@
+"""Evaluating a heads-up results folder: DIVAT's and AIVAT's hands per second beside the luck adjustment's,
+in one run on the same hands, one core.
+
+The peer is ours: the luck adjustment (`pokerlab.evaluation.luck`, chance corrections with all-in equity,
+the plainest variance reducer there is) on the same folder. No outside program evaluates limit hold'em
+hands with DIVAT or AIVAT: PVAT (uoftcprg/pvat) takes the game as Python callables and ships no hold'em
+game, and its DIVAT class needs the players' strategies, which Billings & Kan's DIVAT does not.
+The target is 10,000 heads-up hands with DIVAT in under a minute on one core (``--hands 10000``).
+Usage: ``python benchmarks/evaluate.py [--hands N] [--results FOLDER] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from pokerlab import play_match
+from pokerlab.evaluation.aivat import aivat_of_folder
+from pokerlab.evaluation.divat import divat_of_folder
+from pokerlab.evaluation.luck import luck_of_folder
+
+
+def timed(method, folder: Path) -> float:
+    """CPU seconds `method` takes over the folder (its first hands already compiled): one core's time,
+    whatever else the machine runs."""
+    start = time.process_time()
+    method(folder)
+    return time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=2000, help="hands of loki1 vs loki2-triples to play")
+    parser.add_argument("--results", type=Path, default=None, help="a heads-up results folder instead")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = args.results
+        if folder is None:
+            folder = Path(scratch) / "m"
+            play_match(["loki1", "loki2-triples"], args.hands, seed=1, out=folder, log_decisions=True)
+        small = Path(scratch) / "warm"
+        play_match(["loki1", "loki2-triples"], 20, seed=2, out=small, log_decisions=True)
+        methods = {
+            "divat": lambda f: divat_of_folder(f, seed=1),
+            "aivat (both tiers)": lambda f: aivat_of_folder(
+                f, seed=1, shared_uniform=frozenset({"loki2-triples"})
+            ),
+            "luck (peer)": lambda f: luck_of_folder(f, seed=1),
+        }
+        for method in methods.values():
+            method(small)  # numba compiles outside the clock
+        hands = sum(1 for _ in (folder / "hindsight.jsonl").open())
+        seconds = {name: timed(method, folder) for name, method in methods.items()}
+    rates = {name: hands / s for name, s in seconds.items()}
+    if args.json:
+        print(json.dumps({"hands": hands, "seconds": seconds, "hands_per_second": rates}))
+        return
+    peer = rates["luck (peer)"]
+    print(f"{hands} heads-up hands ({folder.name}), CPU time of one core")
+    print(f"{'method':<20}{'hands/s':>10}{'s per 10,000 hands':>20}{'x luck':>8}")
+    for name, rate in rates.items():
+        print(f"{name:<20}{rate:>10.0f}{10_000 / rate:>20.1f}{rate / peer:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""AIVAT's tiers over DIVAT's value: the reach of a hand-long uniform against a brute-force draw, the
+actions tier unbiased and narrower for a bot that says what it drew from, the command line and the
+crosstable, and the one-line refusals."""
+
+import json
+
+import numpy as np
+import pytest
+
+from pokerlab import play_match
+from pokerlab.actions import CALL, FOLD, RAISE
+from pokerlab.agents import Agent, Decision
+from pokerlab.errors import ConfigError
+from pokerlab.evaluation.aivat import aivat_of_folder, conditional, narrowed
+from pokerlab.evaluation.stats import estimator_row
+from pokerlab.interfaces.cli import main
+from pokerlab.programs.loki2.selector import draw
+
+
+def test_the_reach_of_one_uniform_for_the_hand_against_a_brute_force_draw():
+    """P(action | the actions before) of a selector that keeps one u for the hand, from the interval
+    arithmetic, equals the frequencies over a fine grid of u run through the selector itself."""
+    rng = np.random.default_rng(4)
+    u = (np.arange(40_000) + 0.5) / 40_000
+    for _ in range(8):
+        triples = rng.dirichlet(np.ones(3), size=3)
+        alive, interval = np.ones(u.size, dtype=bool), (0.0, 1.0)
+        for triple in triples:
+            actions = np.array([draw(triple[0], triple[1], x) for x in u[alive]])
+            q = conditional(tuple(triple), interval)
+            frequencies = np.bincount(actions, minlength=3) / actions.size
+            assert np.allclose(q, frequencies, atol=2 / actions.size) and abs(q.sum() - 1) < 1e-12
+            taken = int(np.argmax(frequencies))
+            interval = narrowed(tuple(triple), interval, taken)
+            alive[alive] = actions == taken
+    assert np.allclose(conditional((0.2, 0.5, 0.3), None), (0.2, 0.5, 0.3))
+
+
+class Mixer(Agent):
+    """Raises, calls or folds at random with probabilities that depend on its cards, and says so."""
+
+    name = "mixer"
+
+    def act(self, view):
+        high = max(view.hole) // 4 / 12  # its high card's rank in [0, 1]
+        legal = view.legal_actions
+        p = np.array([0.0 if view.to_call == 0 else 0.3 * (1 - high), 0.5, 0.2 + 0.3 * high])
+        p = np.where([a in legal for a in (FOLD, CALL, RAISE)], p, 0.0)
+        p /= p.sum()
+        action = int(self.rng.choice(3, p=p))
+        return Decision(action, tuple(float(x) for x in p))
+
+
+def test_the_actions_tier_is_unbiased_and_narrower_for_a_bot_that_says_what_it_drew_from(tmp_path):
+    play_match([Mixer(), "call"], 400, seed=6, out=tmp_path / "m", log_decisions=True)
+    tiers = aivat_of_folder(tmp_path / "m", seed=2)
+    rows = {
+        tier: estimator_row(tier, "", d.adjusted[:, 0], d.raw[:, 0], d.units, d.small_bet, d.big_blind, 0)
+        for tier, d in tiers.items()
+    }
+    assert all(abs(r.bias_z) < 3 for r in rows.values())
+    assert rows["actions"].sd_ratio < rows["chance"].sd_ratio < 0.8
+    assert np.allclose(tiers["actions"].adjusted.sum(axis=1), 0)
+
+
+class Liar(Agent):
+    """Calls, and says it raises for sure."""
+
+    name = "liar"
+
+    def act(self, view):
+        return Decision(CALL, (0.0, 0.0, 1.0))
+
+
+def test_what_aivat_cannot_evaluate_gets_one_line(tmp_path):
+    play_match([Liar(), "call"], 3, seed=1, out=tmp_path / "liar", log_decisions=True)
+    with pytest.raises(ConfigError, match="liar took call, which its probabilities .* made impossible"):
+        aivat_of_folder(tmp_path / "liar", seed=0)
+    play_match(["call", "raise"], 5, seed=1, out=tmp_path / "m")
+    with pytest.raises(ConfigError, match="records no decision probabilities: .*--log-decisions"):
+        aivat_of_folder(tmp_path / "m", seed=0)
+    with pytest.raises(ConfigError, match=r"--shared-uniform names \['loki2'\], not seats"):
+        aivat_of_folder(tmp_path / "m", seed=0, shared_uniform=frozenset({"loki2"}))
+
+
+def test_evaluate_and_match_evaluate_on_the_command_line(tmp_path, capsys):
+    rr = tmp_path / "round-robin"
+    assert main(["match", "--agents", "loki2-triples,call", "--hands", "60", "--seed", "1", "--out",
+                 str(rr / "a"), "--evaluate", "aivat", "--no-progress"]) == 0  # fmt: skip
+    text = capsys.readouterr().out
+    assert "aivat-chance" in text and "aivat-actions" in text and "digest" in text
+    assert main(["match", "--agents", "raise,call", "--hands", "60", "--seed", "1", "--out", str(rr / "b"),
+                 "--no-progress"]) == 0  # fmt: skip
+    assert main(["match", "--agents", "raise,loki2-triples", "--hands", "60", "--seed", "1", "--out",
+                 str(rr / "c"), "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["evaluate", str(rr), "--method", "divat", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    cells = {(c["row"], c["column"]): c["sb_per_hand"] for c in table["cells"]}
+    assert set(table["agents"]) == {"call", "loki2-triples", "raise"} and len(cells) == 6
+    assert all(cells[(a, b)] == -cells[(b, a)] for a, b in cells)
+    assert main(["evaluate", str(rr)]) == 0  # the luck adjustment's crosstable, as text
+    assert "mbb/hand" in capsys.readouterr().out
+    assert main(["match", "--agents", "raise,call", "--hands", "40", "--out", str(tmp_path / "j"), "--json",
+                 "--evaluate", "divat", "--no-progress"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert (
+        report["hands"] == 40
+        and report["evaluation"]["method"] == "divat"
+        and report["evaluation"]["value_digest"]
+    )
+    assert main(["match", "--agents", "call,raise", "--hands", "5", "--evaluate", "divat"]) == 2
+    assert main(["evaluate", str(rr / "b"), "--method", "aivat"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "give --out" in err[0] and "no decision probabilities" in err[1]
