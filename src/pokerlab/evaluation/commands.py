@@ -132,7 +132,7 @@ def cmd_ratio(args: argparse.Namespace) -> int:
             config,
             args.seed,
             best_response=best,
-            workers=args.workers,
+            workers=backend_of(args),
             progress=bar,
         )
         rows.append(found)
