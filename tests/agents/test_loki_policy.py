@@ -40,6 +40,20 @@ class Scripted:
         return float(np.prod([self.cuts[p + 1] - self.cuts[p] for p in self.used]))
 
 
+def decisions_with(view, holding):
+    """The acting player's views at each of its decisions of the hand so far, rebuilt by the engine with
+    `holding` as its hole, each with the action it took (None for the last: `view` itself)."""
+    holes = [-1] * (2 * view.players)
+    holes[2 * view.position], holes[2 * view.position + 1] = holding
+    state = HandState(view.config, holes, list(view.board))
+    decisions = []
+    for record in view.actions:
+        if record.position == view.position:
+            decisions.append((seat_view(state, view.position), record.action))
+        state.act(record.action)
+    return [*decisions, (seat_view(state, view.position), None)]
+
+
 def replayed(agent, view, holding):
     """(fold, call, raise) of `act` on `view` with `holding` given Loki's own actions so far (each of its
     decisions replayed on a view the engine rebuilds with that hole), or None if the holding could not
@@ -49,15 +63,7 @@ def replayed(agent, view, holding):
     cuts = sorted(
         {0.0, 1.0, rules.check_raise_probability, rules.bluff_probability, rules.balancing_raise_probability}
     )
-    holes = [-1] * (2 * view.players)
-    holes[2 * view.position], holes[2 * view.position + 1] = holding
-    state = HandState(view.config, holes, list(view.board))
-    decisions = []
-    for record in view.actions:
-        if record.position == view.position:
-            decisions.append((seat_view(state, view.position), record.action))
-        state.act(record.action)
-    decisions.append((seat_view(state, view.position), None))
+    decisions = decisions_with(view, holding)
     out, consistent, pending = np.zeros(3), 0.0, [()]
     while pending:
         player = copy.deepcopy(agent)
@@ -186,15 +192,7 @@ def replayed_triples(agent, view, holding):
     inside the part of [0, 1) its actions allow (and set there for the replay), and what each drawn action
     plays as is what `act` plays with u inside that action's interval; None if the holding could not have
     played them."""
-    holes = [-1] * (2 * view.players)
-    holes[2 * view.position], holes[2 * view.position + 1] = holding
-    state = HandState(view.config, holes, list(view.board))
-    decisions = []
-    for record in view.actions:
-        if record.position == view.position:
-            decisions.append((seat_view(state, view.position), record.action))
-        state.act(record.action)
-    decisions.append((seat_view(state, view.position), None))
+    decisions = decisions_with(view, holding)
     player, low, high = copy.deepcopy(agent), 0.0, 1.0
     for seen, taken in decisions:
         action, probabilities, _ = split_decision(copy.deepcopy(player).act(seen))

@@ -257,7 +257,9 @@ class TDAgent(Agent):
             inputs[a] = x
         return values, inputs
 
-    def act(self, view: SeatView) -> int:
+    def greedy(self, view: SeatView) -> tuple[int, tuple[int, ...], dict]:
+        """(the greedy action, the options, each non-fold option's input vector): the best value among the
+        legal actions (folding a free check only with ``fold_when_free``), ties to the less aggressive."""
         legal = view.legal_actions
         options = (
             legal if view.to_call or self.config.fold_when_free else tuple(a for a in legal if a != FOLD)
@@ -267,6 +269,10 @@ class TDAgent(Agent):
         for a in options[1:]:
             if values[a] > values[action]:
                 action = a
+        return action, options, inputs
+
+    def act(self, view: SeatView) -> int:
+        action, options, inputs = self.greedy(view)
         learning = not self.frozen
         average = self.learner.average
         if average is not None and (learning and self.learner.record_average or self.play_average):
@@ -289,15 +295,7 @@ class TDAgent(Agent):
         """(fold, call, raise) that `act` plays on `view` (its hole): the greedy action (ties to the less
         aggressive), ε-mixed with a uniform choice among the options, and for a frozen player acting from the
         average policy, that policy with probability 1 - ``average_mix``; draws and learns nothing."""
-        legal = view.legal_actions
-        options = (
-            legal if view.to_call or self.config.fold_when_free else tuple(a for a in legal if a != FOLD)
-        )
-        values, _ = self.action_values(view, options)
-        greedy = options[0]
-        for a in options[1:]:
-            if values[a] > values[greedy]:
-                greedy = a
+        greedy, options, _ = self.greedy(view)
         epsilon = self.play_epsilon if self.frozen else self.learner.epsilon
         out = np.zeros(3)
         out[list(options)] = epsilon / len(options)
