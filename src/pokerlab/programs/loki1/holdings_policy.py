@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 from collections import OrderedDict
+from itertools import permutations
 
 import numba as nb
 import numpy as np
@@ -46,7 +47,7 @@ from pokerlab.cards import CARD_MASKS
 from pokerlab.engine import PREFLOP, HandState, SeatView
 from pokerlab.engine.view import seat_view
 from pokerlab.evaluator import hand_key
-from pokerlab.holdings import HOLDING_CARDS, HOLDING_MASKS, NUM_HOLDINGS
+from pokerlab.holdings import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, NUM_HOLDINGS
 from pokerlab.programs.loki1.opponents import HandFollower
 from pokerlab.programs.loki1.postflop import decide_outcomes
 from pokerlab.programs.loki1.preflop import strategy_action
@@ -62,7 +63,11 @@ _BOARD_COUNTS: OrderedDict = OrderedDict()
 def board_counts(board: tuple[int, ...], cards_to_come: int) -> tuple[np.ndarray, np.ndarray]:
     """(rows int8[1326, 1326], counts int16[1326, 1326, 3]): `holding_counts` of every holding (row h) on
     `board` with 1 or 2 cards to come, zero rows for holdings that meet the board; kept for the last
-    `KEPT_BOARDS` (board, cards to come)."""
+    `KEPT_BOARDS` (board, cards to come).
+
+    A renaming of suits that maps the board onto itself maps holding h's row onto that of its image, the
+    opponent holdings renamed alike (hand ranks ignore suit names), so one holding of each class is
+    counted (half the holdings on a two-suited flop, a sixth on a one-suited one)."""
     key = (tuple(sorted(board)), cards_to_come)
     entry = _BOARD_COUNTS.get(key)
     if entry is not None:
@@ -73,12 +78,38 @@ def board_counts(board: tuple[int, ...], cards_to_come: int) -> tuple[np.ndarray
     count = two_card_holding_counts if cards_to_come == 2 else one_card_holding_counts
     rows = np.full((NUM_HOLDINGS, NUM_HOLDINGS), -1, dtype=np.int8)
     counts = np.zeros((NUM_HOLDINGS, NUM_HOLDINGS, 3), dtype=np.int16)
+    renamings = _board_renamings(board)
+    done = np.zeros(NUM_HOLDINGS, dtype=bool)
     for h in np.flatnonzero(~board_clash(board)):
+        if done[h]:
+            continue
         rows[h], counts[h] = count(HOLDING_CARDS[h].astype(np.uint8), codes, shared)
+        done[h] = True
+        for image in renamings:  # image[i]: the holding i becomes
+            g = image[h]
+            if not done[g]:
+                rows[g, image], counts[g, image] = rows[h], counts[h]
+                done[g] = True
     entry = _BOARD_COUNTS[key] = (rows, counts)
     if len(_BOARD_COUNTS) > KEPT_BOARDS:
         _BOARD_COUNTS.popitem(last=False)
     return entry
+
+
+def _board_renamings(board: tuple[int, ...]) -> list[np.ndarray]:
+    """The renamings of suits, other than none, that map `board` onto itself, each as int[1326]: the index
+    of the holding each holding becomes."""
+    out = []
+    cards = set(board)
+    for order in permutations(range(4)):
+        if order == (0, 1, 2, 3):
+            continue
+        rename = np.array([4 * (c // 4) + order[c % 4] for c in range(52)])
+        if {int(rename[c]) for c in cards} != cards:
+            continue
+        renamed = rename[HOLDING_CARDS]
+        out.append(HOLDING_INDEX[renamed[:, 0], renamed[:, 1]].astype(np.int64))
+    return out
 
 
 @nb.njit(cache=True)
