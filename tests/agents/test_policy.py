@@ -12,10 +12,11 @@ from pokerlab.agents.policy import (
     supports_holdings_policy,
 )
 from pokerlab.agents.simple import CallAgent, FoldAgent, MixAgent, RaiseAgent, RandomAgent
-from pokerlab.agents.stereotypes import STYLES, StereotypeAgent
+from pokerlab.agents.stereotypes import MORE_STYLES, STYLES, StereotypeAgent
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.view import seat_view
 from pokerlab.errors import ConfigError
+from pokerlab.holdings import HOLDING_CARDS
 
 
 def random_views(rng: np.random.Generator, count: int):
@@ -33,7 +34,7 @@ def random_views(rng: np.random.Generator, count: int):
     return views
 
 
-@pytest.mark.parametrize("style", sorted(STYLES))
+@pytest.mark.parametrize("style", sorted(STYLES | MORE_STYLES))
 def test_stereotype_query_matches_the_plain_rule_and_act(style, rng):
     agent = StereotypeAgent(style)
     for view in random_views(rng, 12):
@@ -86,3 +87,19 @@ def test_mix_plays_a_free_fold_as_a_check_and_a_capped_raise_as_a_call(rng):
         MixAgent("call=0.5,limp=0.5")
     with pytest.raises(ConfigError, match="add up to 1"):
         MixAgent("call=0.5,raise=0.6")
+
+
+def test_the_rock_folds_four_hands_in_five_at_its_first_action_facing_a_bet():
+    """Its share of the 1,326 holdings folded as the button's first action, and as the big blind facing a
+    raise, from the query and from `act` holding by holding."""
+    rock = StereotypeAgent("rock")
+    state = HandState(GameConfig(), [-1] * 4, [])
+    button = seat_view(state, state.actor)
+    state.act(RAISE)
+    big_blind = seat_view(state, state.actor)
+    for view in (button, big_blind):
+        assert view.to_call > 0 and len(view.actions) == (0 if view is button else 1)
+        folds = rock.policy_for_holdings(view)[:, FOLD].mean()
+        assert 0.78 <= folds <= 0.82
+        acted = [rock.act(view._replace(hole=tuple(int(c) for c in h))) for h in HOLDING_CARDS]
+        assert np.isclose(np.mean(np.array(acted) == FOLD), folds)

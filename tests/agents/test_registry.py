@@ -11,7 +11,7 @@ import pytest
 
 from pokerlab.agents import make_agent, register
 from pokerlab.agents.registry import _FACTORIES, agent_descriptions
-from pokerlab.agents.stereotypes import STYLES
+from pokerlab.agents.stereotypes import MORE_STYLES, STYLES
 from pokerlab.errors import ConfigError
 
 
@@ -64,7 +64,7 @@ def test_the_registry_names_every_variant_of_each_program():
             assert (agent.loki2 if program == "loki2" else agent.config) == variants[name]
     assert {name for name, e in _FACTORIES.items() if str(e.target).endswith("StereotypeAgent")} == set(
         STYLES
-    )
+    ) | set(MORE_STYLES)
     assert make_agent("bw-a").start == "player_a" and make_agent("bw-evolving").start == "random"
 
 

@@ -146,7 +146,7 @@ def test_cli_prints_the_bound(capsys):
     assert main(["exploit", "fold", "--hands", "10", "--seed", "2", "--json", "--no-progress"]) == 0
     row = json.loads(capsys.readouterr().out)["lbr"]
     assert row["mbb_per_game"] == 750 and row["ci95"] == 0 and row["deals"] == 10 and row["seed"] == 2
-    assert main(["exploit", "loki1", "--hands", "10"]) == 2
+    assert main(["exploit", "loki2", "--hands", "10"]) == 2
     assert "all-holdings policy query" in capsys.readouterr().err
     assert main(["exploit", "call", "--exact", "call", "--hands", "10"]) == 2
     assert main(["exploit", "call"]) == 2

@@ -273,6 +273,12 @@ for _style in ("loose-passive", "loose-aggressive", "tight-passive", "tight-aggr
         f"Barone & While (2000) stereotype: {_style}",
         (_style,),
     )
+register(  # pokerlab.agents.stereotypes.MORE_STYLES
+    "rock",
+    "pokerlab.agents.stereotypes:StereotypeAgent",
+    "a rock: plays the best fifth of its holdings, folds about 80 % of hands at its first action",
+    ("rock",),
+)
 for _name, _tightness in _BASIC.items():
     register(
         _name,

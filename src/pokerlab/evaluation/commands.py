@@ -27,7 +27,11 @@ user's cache folder, so asking again is instant (--no-cache recomputes).
 Local best response (Lisý & Bowling 2017): pokerlab exploit BOT --hands N plays LBR against BOT (a player
 that answers the all-holdings policy query: call, raise, fold, random, the stereotypes) on N duplicate
 deals through the arena and prints what LBR wins in mbb/g with its 95 % confidence interval: a lower bound
-on BOT's exploitability."""
+on BOT's exploitability (Loki-1 and the TD players answer it too).
+
+Exploitation ratio: pokerlab exploit BOT --against OPPONENT --hands N plays BOT against OPPONENT on N
+duplicate deals and prints what BOT wins in mbb/g and, for a card-blind OPPONENT (fold, call, raise,
+mix:call=0.5/raise=0.5), the share of the exact best response's value that is."""
 
 #: The games by name: ACPC's heads-up limit game (holdem.limit.2p.reverse_blinds: blinds 10 and 5 with the
 #: big blind on the first seat, raise sizes 10 10 20 20, maxRaises 3 4 4 4, firstPlayer 2 1 1 1) and ours,
@@ -81,23 +85,15 @@ def cmd_lbr(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_exploit(args: argparse.Namespace) -> int:
-    from pokerlab.evaluation.best_response import FixedStrategy, exact_best_response
+def exact_rows(strategies: list, config: GameConfig, no_cache: bool, progress) -> list[dict]:
+    """The exact best response's result (`ExactResult.to_dict`) for each `FixedStrategy`, from the cache
+    where it holds them (unless `no_cache`), computed (and kept) otherwise."""
+    from pokerlab.evaluation.best_response import exact_best_response
 
-    if args.bot is not None:
-        if args.exact:
-            raise ConfigError("give a BOT for local best response or --exact strategies, not both")
-        return cmd_lbr(args)
-    if not args.exact:
-        raise ConfigError("give --exact STRATEGY (exact best response) or a BOT with --hands N (LBR)")
-
-    strategies = [FixedStrategy.parse(text) for text in args.exact]
-    config = GAMES[args.game]
     path = cache_file()
-    cache = {} if args.no_cache else _read_cache(path)
+    cache = {} if no_cache else _read_cache(path)
     keys = [_cache_key(config, s.name) for s in strategies]
     todo = [s for s, k in zip(strategies, keys, strict=True) if k not in cache]
-    progress = progress_lines(args)
     if todo:
         if progress is not None:
             progress(f"exact best response to {', '.join(s.name for s in todo)}: every flop, turn and river")
@@ -110,7 +106,65 @@ def cmd_exploit(args: argparse.Namespace) -> int:
             print(f"pokerlab: note: could not keep the results in {path}: {exc.strerror}", file=sys.stderr)
     elif progress is not None:
         progress(f"from the cache {path} (--no-cache recomputes)")
-    rows = [cache[k] for k in keys]
+    return [cache[k] for k in keys]
+
+
+def cmd_ratio(args: argparse.Namespace) -> int:
+    from pokerlab.evaluation.exploitation import exploitation, fixed_strategy_of
+
+    if args.hands is None or args.hands < 2:
+        raise ConfigError("the exploitation ratio needs --hands N, the duplicate deals to play (2 or more)")
+    config = GAMES[args.game]
+    progress = progress_lines(args)
+    rows = []
+    for opponent in args.against:
+        strategy = fixed_strategy_of(opponent)
+        best = None
+        if strategy is not None:
+            best = exact_rows([strategy], config, args.no_cache, progress)[0]["mbb_per_game"]
+        if progress is not None:
+            progress(f"{args.bot} against {opponent}: {args.hands} duplicate deals, seed {args.seed}")
+        bar = progress is not None
+        found = exploitation(
+            args.bot,
+            opponent,
+            args.hands,
+            config,
+            args.seed,
+            best_response=best,
+            workers=backend_of(args),
+            progress=bar,
+        )
+        rows.append(found)
+    if args.json:
+        print(json.dumps({"game": args.game, "exploitation": [r.to_dict() for r in rows]}))
+        return 0
+    print(f"{args.bot} online against fixed opponents, game {args.game}: {args.hands} duplicate deals a row")
+    header = ("opponent", "won mbb/g", "95 % CI", "best response", "share", "seed")
+    print("{:<24} {:>10} {:>8} {:>14} {:>14} {:>5}".format(*header))
+    for r in rows:
+        best = "" if r.best_response is None else f"{r.best_response:.2f}"
+        share = "" if r.ratio is None else f"{r.ratio:.3f} +- {r.ratio_ci95:.3f}"
+        print(f"{r.opponent:<24} {r.mbb_per_game:>10.1f} {r.ci95:>8.1f} {best:>14} {share:>14} {r.seed:>5}")
+    print("(share: what it won over what the exact best response wins; 1 is a best response)")
+    return 0
+
+
+def cmd_exploit(args: argparse.Namespace) -> int:
+    from pokerlab.evaluation.best_response import FixedStrategy
+
+    if args.bot is not None:
+        if args.exact:
+            raise ConfigError("give a BOT for local best response or --exact strategies, not both")
+        return cmd_ratio(args) if args.against else cmd_lbr(args)
+    if args.against:
+        raise ConfigError("--against needs the BOT that plays those opponents")
+    if not args.exact:
+        raise ConfigError("give --exact STRATEGY (exact best response) or a BOT with --hands N (LBR)")
+
+    strategies = [FixedStrategy.parse(text) for text in args.exact]
+    config = GAMES[args.game]
+    rows = exact_rows(strategies, config, args.no_cache, progress_lines(args))
     if args.json:
         print(json.dumps({"game": args.game, "results": rows}))
         return 0
@@ -137,6 +191,13 @@ def add_commands(subparsers) -> None:
     p.add_argument("--seed", default=0, type=seed_arg, help="LBR: the seed of the deals (default 0)")
     p.add_argument("--workers", type=int, default=1, help="LBR: processes playing the two seat rotations")
     add_backend_options(p)
+    p.add_argument(
+        "--against",
+        action="append",
+        metavar="OPPONENT",
+        help="exploitation ratio: BOT plays OPPONENT (e.g. call, raise, mix:call=0.5/raise=0.5, rock) on "
+        "--hands duplicate deals; the share of the exact best response's value it wins (repeatable)",
+    )
     p.add_argument(
         "--exact",
         action="append",

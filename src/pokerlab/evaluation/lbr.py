@@ -294,7 +294,7 @@ def local_best_response(
     progress: Callable[[str], None] | None = None,
 ) -> LBRResult:
     """Play LBR against `target` (an agent or a registered name) on `deals` duplicate deals through the
-    arena (`play_match`, seats swapped, the target fresh for each), and report its winnings; with
+    arena (`play_match`, seats swapped, the target frozen and fresh for each), and report its winnings; with
     `progress`, a line on what is played and the arena's progress bar."""
     from pokerlab.agents.registry import make_agent
     from pokerlab.arena.match import play_match
@@ -302,27 +302,39 @@ def local_best_response(
     config = config or GameConfig()
     agent = make_agent(target) if isinstance(target, str) else target
     lbr = LBRAgent(agent)
-    seated = target if isinstance(target, str) else copy.deepcopy(agent)
+    seated = copy.deepcopy(agent)  # the snapshot LBR's copy describes: learning nothing at the table either
+    seated.freeze()
     if progress is not None:
         progress(f"LBR against {agent.name}: {deals} duplicate deals, seed {seed}")
     started = time.perf_counter()
     bar = progress is not None
     result = play_match([lbr, seated], deals, config, seed, duplicate=True, workers=workers, progress=bar)
     seconds = time.perf_counter() - started
-    nets = result.nets[:, 0].astype(float)
-    per_deal = np.zeros(deals)
-    np.add.at(per_deal, result.deal_of_hand, nets / 2)
-    mean = per_deal.mean()
-    half = 1.96 * per_deal.std(ddof=1) / math.sqrt(deals) if deals > 1 else math.inf
-    to_mbb = 1000.0 / config.big_blind
-    # hand d * 2 + k is deal d in seat rotation k: LBR sits at position k (0: the big blind, 1: the button)
+    mean, half, as_big_blind, as_button = duplicate_winnings(result, deals, config)
     return LBRResult(
         target=agent.name,
         deals=deals,
         seed=seed,
-        mbb_per_game=mean * to_mbb,
-        ci95=half * to_mbb,
-        chips_as_big_blind=float(nets[0::2].mean()),
-        chips_as_button=float(nets[1::2].mean()),
+        mbb_per_game=mean,
+        ci95=half,
+        chips_as_big_blind=as_big_blind,
+        chips_as_button=as_button,
         seconds=seconds,
+    )
+
+
+def duplicate_winnings(result, deals: int, config: GameConfig) -> tuple[float, float, float, float]:
+    """Seat 0's winnings in a heads-up duplicate `play_match` result: (mbb/g over both seats, the 95 % CI's
+    half width over deals, chips a hand as the big blind, as the button)."""
+    nets = result.nets[:, 0].astype(float)
+    per_deal = np.zeros(deals)
+    np.add.at(per_deal, result.deal_of_hand, nets / 2)
+    half = 1.96 * per_deal.std(ddof=1) / math.sqrt(deals) if deals > 1 else math.inf
+    to_mbb = 1000.0 / config.big_blind
+    # hand d * 2 + k is deal d in seat rotation k: seat 0 sits at position k (0: the big blind, 1: the button)
+    return (
+        float(per_deal.mean() * to_mbb),
+        float(half * to_mbb),
+        float(nets[0::2].mean()),
+        float(nets[1::2].mean()),
     )

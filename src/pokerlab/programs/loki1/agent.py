@@ -23,6 +23,7 @@ from pokerlab.errors import CorruptData
 from pokerlab.holdings import HOLDING_INDEX
 from pokerlab.modeling.frequencies import ROUNDS, ActionFrequencies
 from pokerlab.programs.loki1.config import VARIANTS, Loki1Config
+from pokerlab.programs.loki1.holdings_policy import loki1_policy
 from pokerlab.programs.loki1.opponents import HandFollower
 from pokerlab.programs.loki1.postflop import PostflopSituation, decide
 from pokerlab.programs.loki1.preflop import (
@@ -101,6 +102,11 @@ class Loki1Agent(Agent):
             action = CALL  # never fold when checking is free
         return Decision(action, None, info)
 
+    def policy_for_holdings(self, view: SeatView) -> np.ndarray:
+        """The all-holdings policy query (`pokerlab.agents.policy`): float[1326, 3], what `act` plays on
+        `view` with each holding given the hand so far, frozen (`holdings_policy`); draws nothing."""
+        return loki1_policy(self, view)
+
     def end_hand(self, end: HandEnd) -> None:
         hand = self._hand
         # count the opponents' last actions (no re-weighting: the tables die with the hand)
@@ -144,31 +150,43 @@ class Loki1Agent(Agent):
             return RAISE
         hs_n, ehs, ehs_opt, ppot = self._own_values(view, hand)
         self._info = {"hs_n": hs_n, "ehs": ehs, "ehs_optimistic": ehs_opt, "potential": ppot}
-        context = hand.facts.context(view)
-        situation = PostflopSituation(
-            round_index=view.round,
-            ehs_optimistic=ehs_opt,
-            ehs=ehs,
-            hand_strength_n=hs_n,
-            potential=ppot,
-            bets_to_call=context.bets_to_call,
-            bets_made=context.bets_made,
-            bet_size=context.bet_size,
-            later_bet_size=view.config.bet_size(RIVER),
-            pot=context.pot,
-            to_call=context.to_call,
-            opponents_active=context.opponents_active,
-            opponents_to_act=context.opponents_to_act,
-            called_bet_this_round=context.called_bet,
-            semi_bluffing=hand.semi_bluffing,
-            can_raise=context.can_raise,
-        )
+        situation = self._situation(view, hand)(hs_n, ehs, ehs_opt, ppot, hand.semi_bluffing)
         action, rule = decide(situation, config.rules, self.rng)
         if rule == "check-raise":
             hand.check_raise_round = view.round
         hand.semi_bluffing = rule == "semi-bluff" or (hand.semi_bluffing and view.to_call == 0)
         self.last_rule = rule
         return action
+
+    def _situation(self, view: SeatView, hand: HandFollower):
+        """A maker of the post-flop rules' `PostflopSituation` on `view`, from the hand's values: ``make(hs_n,
+        ehs, ehs_optimistic, ppot, semi_bluffing)`` (the betting facts read once for every holding asked)."""
+        context = hand.facts.context(view)
+        facts = {
+            "round_index": view.round,
+            "bets_to_call": context.bets_to_call,
+            "bets_made": context.bets_made,
+            "bet_size": context.bet_size,
+            "later_bet_size": view.config.bet_size(RIVER),
+            "pot": context.pot,
+            "to_call": context.to_call,
+            "opponents_active": context.opponents_active,
+            "opponents_to_act": context.opponents_to_act,
+            "called_bet_this_round": context.called_bet,
+            "can_raise": context.can_raise,
+        }
+
+        def make(hs_n: float, ehs: float, ehs_optimistic: float, ppot: float, semi_bluffing: bool):
+            return PostflopSituation(
+                ehs_optimistic=ehs_optimistic,
+                ehs=ehs,
+                hand_strength_n=hs_n,
+                potential=ppot,
+                semi_bluffing=semi_bluffing,
+                **facts,
+            )
+
+        return make
 
     def _own_values(self, view: SeatView, hand: HandFollower) -> tuple[float, float, float, float]:
         """(HS_n, EHS, EHS', PPOT) of our hand against the field array (Papp 1998 ch. 5-6); without

@@ -9,6 +9,7 @@ is capped, like the pre-flop Make4, where Papp's Make2 would stop raising at two
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,6 +75,38 @@ def showdown_odds(s: PostflopSituation) -> float:
 
 def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator) -> tuple[int, str]:
     """(action, rule): FOLD, CALL (check or call) or RAISE (bet or raise); rule names what decided it."""
+    return decide_by(s, rules, lambda p: rng.random() < p)
+
+
+def decide_outcomes(s: PostflopSituation, rules: PostflopRules) -> list[tuple[float, int, str]]:
+    """Every (probability, action, rule) `decide` can return on `s`, its random draws enumerated (the
+    probabilities add up to 1; outcomes of probability 0 are left out)."""
+    out = []
+    pending: list[tuple[bool, ...]] = [()]
+    while pending:
+        script = pending.pop()
+        drawn: list[bool] = []
+        chance = 1.0
+
+        def draw(p: float, script=script, drawn=drawn) -> bool:
+            nonlocal chance
+            if len(drawn) < len(script):
+                hit = script[len(drawn)]
+            else:  # a draw not scripted yet: take it, and come back for the miss
+                hit = True
+                pending.append((*drawn, False))
+            drawn.append(hit)
+            chance *= p if hit else 1.0 - p
+            return hit
+
+        action, rule = decide_by(s, rules, draw)
+        if chance > 0:
+            out.append((chance, action, rule))
+    return out
+
+
+def decide_by(s: PostflopSituation, rules: PostflopRules, draw: Callable[[float], bool]) -> tuple[int, str]:
+    """`decide` with its random draws made by `draw(p)`, True with probability p."""
     facing = s.bets_to_call > 0
     raise_or_call = RAISE if s.can_raise else CALL
     if rules.deception:
@@ -81,7 +114,7 @@ def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator)
             not facing
             and s.ehs_optimistic >= rules.check_raise_strength
             and s.opponents_to_act > 0
-            and rng.random() < rules.check_raise_probability
+            and draw(rules.check_raise_probability)
         ):
             return CALL, "check-raise"
         if (
@@ -89,7 +122,7 @@ def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator)
             and s.round_index == RIVER
             and s.ehs_optimistic < rules.bluff_strength
             and s.opponents_active <= rules.bluff_max_opponents
-            and rng.random() < rules.bluff_probability
+            and draw(rules.bluff_probability)
         ):
             return RAISE, "bluff"
     if s.hand_strength_n >= rules.make4:
@@ -100,7 +133,7 @@ def decide(s: PostflopSituation, rules: PostflopRules, rng: np.random.Generator)
         if not facing:
             return RAISE, "make1"
         if s.bets_to_call < 2 or s.called_bet_this_round:
-            if rules.deception and rng.random() < rules.balancing_raise_probability:
+            if rules.deception and draw(rules.balancing_raise_probability):
                 return raise_or_call, "balancing-raise"
             return CALL, "make1"
     if rules.semi_bluff and not facing:

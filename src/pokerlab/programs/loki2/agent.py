@@ -16,6 +16,7 @@ from pokerlab.engine import RIVER, HandStart, SeatView
 from pokerlab.holdings import NUM_HOLDINGS
 from pokerlab.programs.loki1 import Loki1Agent
 from pokerlab.programs.loki2.config import VARIANTS, Loki2Config
+from pokerlab.programs.loki2.holdings_policy import loki2_triples_policy
 from pokerlab.programs.loki2.reweight import TripleFollower
 from pokerlab.programs.loki2.selector import select_action
 from pokerlab.programs.loki2.simulate import folded_keep_weights, simulate
@@ -89,6 +90,15 @@ class Loki2Agent(Loki1Agent):
         )
         self._info, self._probabilities = info, probabilities
         return action
+
+    @property
+    def policy_for_holdings(self):
+        """The all-holdings policy query (`pokerlab.agents.policy`) where Loki-2 bets by its triples
+        (`holdings_policy`); None where it simulates or plays Loki-1's rules with re-weighting by triples,
+        which do not offer it."""
+        if self.loki2.betting != "triples":
+            return None
+        return lambda view: loki2_triples_policy(self, view)
 
     def _keep_weights(self, hand: TripleFollower) -> dict[int, np.ndarray]:
         """Each other position's sampling weights: its weight table, or the folded rule (Peña 1999 node42)."""

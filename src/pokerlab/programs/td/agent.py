@@ -15,6 +15,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
+from pokerlab.agents.policy import policy_by_substitution
 from pokerlab.engine import HandEnd, HandStart, SeatView
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.programs.td.average import AveragePolicy
@@ -256,7 +257,9 @@ class TDAgent(Agent):
             inputs[a] = x
         return values, inputs
 
-    def act(self, view: SeatView) -> int:
+    def greedy(self, view: SeatView) -> tuple[int, tuple[int, ...], dict]:
+        """(the greedy action, the options, each non-fold option's input vector): the best value among the
+        legal actions (folding a free check only with ``fold_when_free``), ties to the less aggressive."""
         legal = view.legal_actions
         options = (
             legal if view.to_call or self.config.fold_when_free else tuple(a for a in legal if a != FOLD)
@@ -266,6 +269,10 @@ class TDAgent(Agent):
         for a in options[1:]:
             if values[a] > values[action]:
                 action = a
+        return action, options, inputs
+
+    def act(self, view: SeatView) -> int:
+        action, options, inputs = self.greedy(view)
         learning = not self.frozen
         average = self.learner.average
         if average is not None and (learning and self.learner.record_average or self.play_average):
@@ -283,6 +290,26 @@ class TDAgent(Agent):
             self.chain.visit(inputs[action], outputs, self.learner.alpha)
             self.learner.last_visitor = self.position
         return action
+
+    def action_probabilities(self, view: SeatView) -> tuple[float, float, float]:
+        """(fold, call, raise) that `act` plays on `view` (its hole): the greedy action (ties to the less
+        aggressive), ε-mixed with a uniform choice among the options, and for a frozen player acting from the
+        average policy, that policy with probability 1 - ``average_mix``; draws and learns nothing."""
+        greedy, options, _ = self.greedy(view)
+        epsilon = self.play_epsilon if self.frozen else self.learner.epsilon
+        out = np.zeros(3)
+        out[list(options)] = epsilon / len(options)
+        out[greedy] += 1.0 - epsilon
+        average = self.learner.average
+        if self.frozen and average is not None and self.play_average:
+            mix = self.config.average_mix
+            out = (1.0 - mix) * average.probabilities(self.features(view), options) + mix * out
+        return float(out[FOLD]), float(out[CALL]), float(out[RAISE])
+
+    def policy_for_holdings(self, view: SeatView) -> np.ndarray:
+        """The all-holdings policy query (`pokerlab.agents.policy`): `action_probabilities` with each holding
+        in turn (the plain loop over the 1,326 holdings: a network's values per holding)."""
+        return policy_by_substitution(self.action_probabilities, view)
 
     def end_hand(self, end: HandEnd) -> None:
         learner = self.learner
