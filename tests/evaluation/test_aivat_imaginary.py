@@ -9,8 +9,15 @@ import numpy as np
 import pytest
 from tests.evaluation.test_cv_core import exact_means, random_value
 
+from pokerlab import play_match
+from pokerlab.actions import CALL
+from pokerlab.agents import Agent
+from pokerlab.errors import ConfigError
 from pokerlab.evaluation import toygames
+from pokerlab.evaluation.aivat import Imaginary, aivat_of_folder, known_by_query, with_query
 from pokerlab.evaluation.core import corrected
+from pokerlab.evaluation.hindsight import read_hindsight
+from pokerlab.evaluation.stats import estimator_row
 from pokerlab.evaluation.toygames import (
     KUHN,
     LEDUC,
@@ -20,6 +27,7 @@ from pokerlab.evaluation.toygames import (
     steps_of,
     terminals,
 )
+from pokerlab.holdings import HOLDING_CARDS, NUM_HOLDINGS
 
 
 @pytest.mark.parametrize(
@@ -107,3 +115,93 @@ def test_imaginary_observations_beat_action_corrections_with_a_good_value(seed):
     chance = sd(lambda z: corrected(KUHN.utility(z), steps_of(KUHN, z, value, {})))
     assert sd(io) <= actions + 1e-12
     assert actions < chance < sd(KUHN.utility)
+
+
+# -- hold'em -------------------------------------------------------------------------------------------
+
+
+def plain_imaginary(hand, policies, k, tier: Imaginary) -> float:
+    """X of position `k` by the telescoped form, a holding at a time: the deal's mean value, plus the
+    change of W-bar at every action of the other seat, plus, at every action of `k`, the reach-weighted
+    expected child value less W-bar before it (no card term: W is balanced at cards for every holding)."""
+    u = 1 - k
+    theirs = {hand.holes[2 * u], hand.holes[2 * u + 1]}
+    alive = [i for i in range(NUM_HOLDINGS) if not set(HOLDING_CARDS[i].tolist()) & theirs]
+    weight = dict.fromkeys(alive, 1.0)
+    state = hand.start(tier.config)
+
+    def w_of(s, g, equity):
+        if s.is_over and any(s.folds()):
+            return s.nets[k]
+        return equity[g] * sum(s.committed) - s.committed[k]
+
+    def live(board):
+        return [g for g in alive if weight[g] > 0 and not set(HOLDING_CARDS[g].tolist()) & set(board)]
+
+    def bar(s, equity, board):
+        return sum(weight[g] * w_of(s, g, equity) for g in live(board)) / sum(weight[g] for g in live(board))
+
+    x = sum(state.committed) / 2 - state.committed[k]
+    for i, (p, action, _) in enumerate(hand.actions):
+        board = state.board_seen
+        equity = tier.equities(hand, k, board)
+        before = bar(state, equity, board)
+        if p == k:
+            expected = 0.0
+            for a in state.legal_actions():
+                child = state.copy()
+                child.act(a)
+                expected += sum(weight[g] * policies[i][g, a] * w_of(child, g, equity) for g in live(board))
+            x += expected / sum(weight[g] for g in live(board)) - before
+            for g in alive:
+                weight[g] *= policies[i][g, action]
+            state.act(action)
+        else:
+            state.act(action)
+            x += bar(state, equity, board) - before  # on the round's board, before any new card
+    return x
+
+
+def test_the_holdem_tier_matches_a_plain_holding_at_a_time_computation(tmp_path):
+    play_match(["loose-passive", "loose-aggressive"], 12, seed=3, out=tmp_path / "m")
+    record = read_hindsight(tmp_path / "m")
+    known, _ = known_by_query(record.labels)
+    tier = Imaginary(record.config, seed=5, samples_preflop=50)
+    for hand in record.hands:
+        hand, policies = with_query(hand, record.config, known)
+        for k in (0, 1):
+            x = tier.hand(hand, policies, k)
+            assert x[0] == -x[1]
+            assert abs(x[k] - plain_imaginary(hand, policies, k, tier)) < 1e-9
+
+
+def test_the_tiers_on_stereotypes_are_unbiased_and_the_imaginary_tier_is_narrowest(tmp_path):
+    """Neither seat reports probabilities; both are known by their query (V1 at small scale)."""
+    play_match(["tight-passive", "loose-aggressive"], 300, seed=28, duplicate=True, out=tmp_path / "m")
+    tiers = aivat_of_folder(tmp_path / "m", seed=28, samples=4, samples_preflop=100)
+    rows = {
+        tier: estimator_row(tier, "", d.adjusted[:, 0], d.raw[:, 0], d.units, d.small_bet, d.big_blind, 0)
+        for tier, d in tiers.items()
+    }
+    assert set(rows) == {"chance", "actions", "imaginary"}
+    assert all(abs(r.bias_z) < 3 for r in rows.values())
+    assert rows["imaginary"].sd_ratio < min(rows["chance"].sd_ratio, rows["actions"].sd_ratio, 0.8)
+
+
+class Impostor(Agent):
+    """Sits as the rock and calls everything."""
+
+    name = "rock"
+
+    def act(self, view):
+        return CALL
+
+
+def test_a_seat_that_does_not_play_its_query_is_refused(tmp_path):
+    play_match([Impostor(), "call"], 20, seed=1, out=tmp_path / "m")
+    with pytest.raises(ConfigError, match="rock took call where its policy query gives .* did not play"):
+        aivat_of_folder(tmp_path / "m", seed=0)
+    known, why = known_by_query(["loki1", "call", "td", "me.py:Bot", "nobody"])
+    assert set(known) == {"call"} and known["call"].frozen
+    assert "learns during the match" in why["loki1"] and "learns during the match" in why["td"]
+    assert "not ours to run" in why["me.py:Bot"] and "not a registered player" in why["nobody"]
