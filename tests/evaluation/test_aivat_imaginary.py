@@ -16,6 +16,7 @@ from pokerlab.errors import ConfigError
 from pokerlab.evaluation import toygames
 from pokerlab.evaluation.aivat import Imaginary, aivat_of_folder, known_by_query, with_query
 from pokerlab.evaluation.core import corrected
+from pokerlab.evaluation.divat import Divat
 from pokerlab.evaluation.hindsight import read_hindsight
 from pokerlab.evaluation.stats import estimator_row
 from pokerlab.evaluation.toygames import (
@@ -130,36 +131,68 @@ def plain_imaginary(hand, policies, k, tier: Imaginary) -> float:
     weight = dict.fromkeys(alive, 1.0)
     state = hand.start(tier.config)
 
-    def w_of(s, g, equity):
-        if s.is_over and any(s.folds()):
-            return s.nets[k]
-        return equity[g] * sum(s.committed) - s.committed[k]
-
     def live(board):
         return [g for g in alive if weight[g] > 0 and not set(HOLDING_CARDS[g].tolist()) & set(board)]
 
-    def bar(s, equity, board):
-        return sum(weight[g] * w_of(s, g, equity) for g in live(board)) / sum(weight[g] for g in live(board))
+    def bar(w, board):
+        return sum(weight[g] * w[g] for g in live(board)) / sum(weight[g] for g in live(board))
 
     x = sum(state.committed) / 2 - state.committed[k]
+    last = -1  # the round of the last action (W mid-round finishes it with the baseline)
     for i, (p, action, _) in enumerate(hand.actions):
-        board = state.board_seen
-        equity = tier.equities(hand, k, board)
-        before = bar(state, equity, board)
+        board, r = state.board_seen, state.round
+        tables = tier.tables(hand, k, state)
+        before = bar(tier.values(state, k, tables, last), board)
         if p == k:
             expected = 0.0
             for a in state.legal_actions():
                 child = state.copy()
                 child.act(a)
-                expected += sum(weight[g] * policies[i][g, a] * w_of(child, g, equity) for g in live(board))
+                w = tier.values(child, k, tables, r)
+                expected += sum(weight[g] * policies[i][g, a] * w[g] for g in live(board))
             x += expected / sum(weight[g] for g in live(board)) - before
             for g in alive:
                 weight[g] *= policies[i][g, action]
             state.act(action)
         else:
             state.act(action)
-            x += bar(state, equity, board) - before  # on the round's board, before any new card
+            x += bar(tier.values(state, k, tables, r), board) - before  # before any new card
+        last = r if state.round == r else -1
     return x
+
+
+def test_the_value_of_a_holding_mid_round_is_the_baseline_finishing_it(tmp_path):
+    """W(g, state) of the imaginary tier, all holdings at once, against DIVAT's own baseline playing the
+    round out for each holding g given to the known seat."""
+    play_match(["loose-aggressive", "loose-passive"], 8, seed=4, out=tmp_path / "m")
+    record = read_hindsight(tmp_path / "m")
+    tier, divat = Imaginary(record.config, seed=1, samples_preflop=40), Divat(record.config, seed=1)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for hand in record.hands:
+        state = hand.start(record.config)
+        for _, action, _ in hand.actions[:-1]:
+            r = state.round
+            state.act(action)
+            if state.round != r or state.is_over:
+                continue
+            for k in (0, 1):
+                tables = tier.tables(hand, k, state)
+                w = tier.values(state, k, tables, r)
+                seen = set(state.board_seen) | set(state.holes[2 * (1 - k) : 2 * (1 - k) + 2])
+                for g in rng.choice(NUM_HOLDINGS, 40, replace=False):
+                    if set(HOLDING_CARDS[g].tolist()) & seen:
+                        continue
+                    other = state.copy()
+                    other.holes[2 * k : 2 * k + 2] = HOLDING_CARDS[g].tolist()
+                    end = divat.play_round(other)
+                    if end.is_over and any(end.folds()):
+                        want = end.nets[k]
+                    else:
+                        want = tables.equity[g] * sum(end.committed) - end.committed[k]
+                    assert w[g] == pytest.approx(want, abs=1e-9)
+                    checked += 1
+    assert checked > 200
 
 
 def test_the_holdem_tier_matches_a_plain_holding_at_a_time_computation(tmp_path):

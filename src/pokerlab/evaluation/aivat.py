@@ -55,18 +55,27 @@ to the chance tier for those decisions.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.agents.policy import blind_view, supports_holdings_policy
+from pokerlab.analysis.strength import uniform_holding_strengths
 from pokerlab.cards import CARD_MASKS
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.view import seat_view
 from pokerlab.errors import ConfigError
-from pokerlab.evaluation.divat import DEFAULT_SAMPLES, Divat, RoundValues
+from pokerlab.evaluation.divat import (
+    DEFAULT_SAMPLES,
+    MAKE,
+    Divat,
+    RoundValues,
+    baseline_action,
+    preflop_percentiles,
+)
 from pokerlab.evaluation.hindsight import HindsightHand, read_hindsight, seat_estimates
 from pokerlab.evaluation.lbr import win_ties, win_ties_over
 from pokerlab.evaluation.stats import SeatEstimates
@@ -208,6 +217,16 @@ def with_query(
     return replace(hand, actions=tuple(actions)), policies
 
 
+@dataclass(frozen=True)
+class BoardTables:
+    """What the imaginary tier's W needs on one board: the known seat's all-in equity per holding against
+    the other's cards, its baseline strength per holding, and the other seat's baseline strength."""
+
+    equity: np.ndarray
+    strength: np.ndarray
+    other: float
+
+
 class Imaginary:
     """The imaginary tier of one game (heads-up, unlimited stacks): X by position of a hand whose known
     seats' query answers are given (the module doc)."""
@@ -227,6 +246,47 @@ class Imaginary:
         boards = deck[np.argsort(rng.random((self.samples_preflop, deck.size)), axis=1)[:, :5]]
         return 1.0 - win_ties_over(hole, (), boards)
 
+    def tables(self, hand: HindsightHand, known: int, state: HandState) -> BoardTables:
+        """The `BoardTables` of the state's board."""
+        board, u = state.board_seen, 1 - known
+        strength = preflop_percentiles() if not board else uniform_holding_strengths(board)
+        other = float(strength[HOLDING_INDEX[hand.holes[2 * u], hand.holes[2 * u + 1]]])
+        return BoardTables(self.equities(hand, known, board), strength, other)
+
+    def values(self, state: HandState, known: int, tables: BoardTables, round_index: int) -> np.ndarray:
+        """W(g, state) of position `known` for every holding g (chips): its net at a fold; mid-round (an
+        action taken in `round_index`, the round not over) the all-in equity's share of the pot once the
+        baseline has finished the round, the known seat acting on g's strength (Billings & Kan 2006); at a
+        round's start or end, that share of the pot as it is; at a showdown, the equity on the full board."""
+        out = np.empty(NUM_HOLDINGS)
+        stack = [(state, np.ones(NUM_HOLDINGS, dtype=bool))]
+        while stack:
+            s, mask = stack.pop()
+            if s.is_over and any(s.folds()):
+                out[mask] = s.nets[known]
+                continue
+            if s.actor < 0 or s.round != round_index:
+                out[mask] = tables.equity[mask] * sum(s.committed) - s.committed[known]
+                continue
+            legal, to_call = s.legal_actions(), s.to_call(s.actor)
+            if s.actor != known:
+                split = [
+                    (baseline_action(tables.other, round_index, to_call, s.pot, s.bets_made, legal), mask)
+                ]
+            else:
+                fold = to_call / (s.pot + to_call) if to_call > 0 else -np.inf
+                make = MAKE[round_index]
+                bet = make[s.bets_made] if RAISE in legal and s.bets_made < len(make) else np.inf
+                folds = mask & (tables.strength < fold)
+                raises = mask & ~folds & (tables.strength >= bet)
+                split = [(FOLD, folds), (RAISE, raises), (CALL, mask & ~folds & ~raises)]
+            for action, part in split:
+                if part.any():
+                    child = s.copy()
+                    child.act(action)
+                    stack.append((child, part))
+        return out
+
     def hand(self, hand: HindsightHand, policies: dict[int, np.ndarray], known: int) -> np.ndarray:
         """X by position (chips) of the imaginary observations over position `known`'s holdings."""
         k, u = known, 1 - known
@@ -235,42 +295,36 @@ class Imaginary:
             (HOLDING_MASKS & (CARD_MASKS[hand.holes[2 * u]] | CARD_MASKS[hand.holes[2 * u + 1]])) != 0
         ] = 0
         state = hand.start(self.config)
-        equity = self.equities(hand, k, ())
-
-        def values(s: HandState, e: np.ndarray) -> np.ndarray:
-            """W(g, s) of K for every holding g: its net at a fold, else its equity's share of the pot."""
-            if s.is_over and any(s.folds()):
-                return np.full(NUM_HOLDINGS, float(s.nets[k]))
-            return e * sum(s.committed) - s.committed[k]
+        tables = self.tables(hand, k, state)
 
         def bar(w: np.ndarray, v: np.ndarray) -> float:
             return float(w @ v / w.sum())
 
-        blinds = bar(weights, values(state, equity))
-        correction = blinds - (sum(state.committed) / 2 - state.committed[k])
+        start = bar(weights, self.values(state, k, tables, -1))
+        correction = start - (sum(state.committed) / 2 - state.committed[k])
         for i, (p, action, _) in enumerate(hand.actions):
-            board = state.board_seen
+            board, r = state.board_seen, state.round
             if p == k:
                 policy = policies[i]
                 expected = 0.0
                 for a in state.legal_actions():
                     child = state.copy()
                     child.act(a)
-                    expected += float(weights @ (policy[:, a] * values(child, equity)))
+                    expected += float(weights @ (policy[:, a] * self.values(child, k, tables, r)))
                 expected /= weights.sum()
                 weights = weights * policy[:, action]
                 weights /= weights.sum()  # the true holding's reach is positive (`with_query`)
                 state.act(action)
-                correction += bar(weights, values(state, equity)) - expected
+                correction += bar(weights, self.values(state, k, tables, r)) - expected
             else:
                 state.act(action)
             if len(state.board_seen) > len(board):  # the round's cards: one chance step
-                before = bar(weights, values(state, equity))
+                before = bar(weights, self.values(state, k, tables, r))
                 for card in state.board_seen[len(board) :]:
                     weights = weights * ((HOLDING_MASKS & CARD_MASKS[card]) == 0)
-                equity = self.equities(hand, k, state.board_seen)
-                correction += bar(weights, values(state, equity)) - before
-        x = bar(weights, values(state, equity)) - correction
+                tables = self.tables(hand, k, state)
+                correction += bar(weights, self.values(state, k, tables, state.round - 1)) - before
+        x = bar(weights, self.values(state, k, tables, -1)) - correction
         out = np.zeros(2)
         out[k], out[u] = x, -x
         return out
