@@ -53,7 +53,7 @@ class Mixer(Agent):
 
 def test_the_actions_tier_is_unbiased_and_narrower_for_a_bot_that_says_what_it_drew_from(tmp_path):
     play_match([Mixer(), "call"], 400, seed=6, out=tmp_path / "m", log_decisions=True)
-    tiers = aivat_of_folder(tmp_path / "m", seed=2)
+    tiers = aivat_of_folder(tmp_path / "m", seed=2, samples_preflop=50)
     rows = {
         tier: estimator_row(tier, "", d.adjusted[:, 0], d.raw[:, 0], d.units, d.small_bet, d.big_blind, 0)
         for tier, d in tiers.items()
