@@ -101,7 +101,7 @@ def test_unnormalised_weights_are_caught():
 def test_imaginary_observations_beat_action_corrections_with_a_good_value(seed):
     """One seat known, W the exact continuation value: the imaginary observations average the action
     tier's estimate over what the unknown seat cannot tell apart, so their SD is no larger, and both are
-    below the chance tier's and the raw SD (Burch et al. 2018 §5)."""
+    below the chance tier's and the raw SD."""
     rng = np.random.default_rng(seed)
     strategy = random_strategy(KUHN, rng)
     value = continuation_value(KUHN, strategy)

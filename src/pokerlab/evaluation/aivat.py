@@ -27,10 +27,11 @@ history of each of its decisions, the probabilities of every holding. Its own ho
 actions tier its probabilities where the record has none; a recorded triple must agree with it, and the
 action taken must have a positive probability, else the seat did not play the policy it answers (it
 adapted, or it is another program) and the evaluation stops with one line. A player that learns during
-the match (Loki-1's opponent model, an untrained TD player) answers for its state at the end of nothing
-the evaluator can rebuild, so it is not known by its query.
+the match (Loki-1's opponent model, an untrained TD player) is not known by its query: at each decision
+its policy was that of what it had learned by then, which the evaluator cannot rebuild (the hindsight
+record keeps one triple per decision, not the all-holdings answers the imaginary tier would need).
 
-* tier ``imaginary`` (Burch et al. 2018 §4, imaginary observations; Bowling et al. 2008): for each seat
+* tier ``imaginary`` (Burch et al. 2018, "imaginary observations"; Bowling et al. 2008): for each seat
   K known by its query, with U the other seat, U's view of the hand is averaged over K's holdings g that
   U cannot rule out (not meeting U's cards nor the board dealt so far), each weighted by K's reach
   w(g) = prod over K's decisions of P(a | g, public history) from the query (Bayes; the chance
@@ -40,13 +41,16 @@ the evaluator can rebuild, so it is not known by its query.
             - sum over cards [W-bar(O x) - W-bar(O)]
             - sum over K's actions [W-bar(O a_taken) - sum_g w(g) sum_a P(a | g) W(g, O a) / sum_g w(g)]
 
-  and X_U = -X_K; with both seats known, the mean of the two. W here is the all-in equity of each
-  holding against U's cards (its share of the pot so far, no more betting; exact from the flop on,
-  pre-flop over ``samples_preflop`` boards drawn from (seed, deal, K), independently of the deal's own
-  cards), so that W is balanced at every card for every g and the card brackets need W-bar only before
-  and after the card; E W-bar(after the deal) = pot/2 - K's blind by symmetry; u-bar(end) is the
-  weighted mean of what each g nets at the end (the equity on the full board at a showdown). Each bracket
-  has mean zero given U's view, so E X = E u (the toy-game tests enumerate this exactly).
+  and X_U = -X_K; with both seats known, the mean of the two. W(g, h) is the all-in equity of holding g
+  against U's cards (exact from the flop on; pre-flop over ``samples_preflop`` boards drawn from (seed,
+  deal, K), independently of the deal's own cards) times the pot, less K's chips in: of the state itself
+  at a round's start or end, and, mid-round, of the state once DIVAT's baseline has finished the round
+  (K acting on g's strength, U on its own), so that an action the baseline would have taken moves W
+  little. At a card W is the plain all-in equity on both sides, balanced for every g, so the card
+  brackets need W-bar only before and after the card; E W-bar(after the deal) = pot/2 - K's blind by
+  symmetry; u-bar(end) is the weighted mean of what each g nets (the equity on the full board at a
+  showdown). Each bracket has mean zero given U's view, whatever W is, so E X = E u (the toy-game tests
+  enumerate this exactly).
 
 A decision of a seat known neither way is not corrected. Loki-2 in simulation mode reports its argmax as
 a probability-one choice, although its simulation is noisy: its correction is zero and AIVAT falls back

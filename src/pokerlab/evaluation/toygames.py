@@ -220,7 +220,7 @@ def reach(game: OneCardPoker, h: tuple, seat: int, strategy: Strategy) -> float:
 def imaginary(
     game: OneCardPoker, value: ValueFunction, seat: int, strategy: Strategy
 ) -> Callable[[tuple], np.ndarray]:
-    """AIVAT with imaginary observations over ``seat``'s private card (Burch et al. 2018 §4; Bowling et al.
+    """AIVAT with imaginary observations over ``seat``'s private card (Burch et al. 2018; Bowling et al.
     2008): W averaged over the `alternatives` weighted by ``seat``'s `reach` under its known ``strategy``,
     W-bar(O), and at every card but ``seat``'s own and at every action of ``seat`` the correction
     W-bar(O x_obs) - sum_x P(x | O) W-bar(O x), P(x | O) the reach-weighted mixture of the alternatives'
