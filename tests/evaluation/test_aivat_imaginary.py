@@ -22,6 +22,7 @@ from pokerlab.evaluation.stats import estimator_row
 from pokerlab.evaluation.toygames import (
     KUHN,
     LEDUC,
+    OneCardPoker,
     continuation_value,
     imaginary,
     random_strategy,
@@ -49,22 +50,24 @@ def _final_board(game, h, seat, board):
 
 
 _true_alternatives = toygames.alternatives
+#: Leduc with one raise a round: its shared deck and public card, a fifth of its histories.
+SMALL_LEDUC = OneCardPoker(ranks=3, suits=2, bets=(2, 4), max_raises=1)
 
 
 def test_planted_mistakes_are_caught(monkeypatch):
     rng = np.random.default_rng(7)
-    strategy = random_strategy(LEDUC, rng)
+    strategy = random_strategy(SMALL_LEDUC, rng)
     value = random_value(rng)
-    terms = [(z, p) for z, p in terminals(LEDUC, strategy)]
-    raw = sum(p * LEDUC.utility(z) for z, p in terms)
+    terms = [(z, p) for z, p in terminals(SMALL_LEDUC, strategy)]
+    raw = sum(p * SMALL_LEDUC.utility(z) for z, p in terms)
 
     # holdings filtered by the final board: one estimator per final board, which knows it
     board: list = []
     monkeypatch.setattr(toygames, "alternatives", lambda g, h, s: _final_board(g, h, s, board))
     mean = np.zeros(2)
-    for public in [(), *((c,) for c in LEDUC.deck)]:
+    for public in [(), *((c,) for c in SMALL_LEDUC.deck)]:
         board[:] = public
-        estimate = imaginary(LEDUC, value, 0, strategy)
+        estimate = imaginary(SMALL_LEDUC, value, 0, strategy)
         mean += sum(
             p * estimate(z) for z, p in terms if tuple(e for e in z[2:] if not isinstance(e, str)) == public
         )
@@ -74,9 +77,10 @@ def test_planted_mistakes_are_caught(monkeypatch):
     # the unknown seat's actions corrected as if they were known: the reach of the known seat is right,
     # but the other seat's probabilities are a guess (uniform)
     guess = {k: {a: 1 / len(v) for a in v} for k, v in strategy.items()}
-    io = imaginary(LEDUC, value, 0, strategy)
+    io = imaginary(SMALL_LEDUC, value, 0, strategy)
+    assert np.allclose(sum(p * io(z) for z, p in terms), raw, atol=1e-12)  # unmutated: exact
     both = sum(
-        p * (io(z) - sum(s.correction for s in steps_of(LEDUC, z, value, {1: guess}, chance=False)))
+        p * (io(z) - sum(s.correction for s in steps_of(SMALL_LEDUC, z, value, {1: guess}, chance=False)))
         for z, p in terms
     )
     assert not np.allclose(both, raw, atol=1e-6)
