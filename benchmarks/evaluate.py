@@ -46,8 +46,9 @@ def main() -> None:
             play_match(["loki1", "loki2-triples"], args.hands, seed=1, out=folder, log_decisions=True)
         known = Path(scratch) / "known"
         play_match(["loki1", "tight-aggressive"], args.hands, seed=1, out=known)
-        small = Path(scratch) / "warm"
-        play_match(["loki1", "tight-aggressive"], 20, seed=2, out=small)
+        warm = {folder: Path(scratch) / "warm-probabilities", known: Path(scratch) / "warm-known"}
+        play_match(["loki1", "loki2-triples"], 20, seed=2, out=warm[folder], log_decisions=True)
+        play_match(["loki1", "tight-aggressive"], 20, seed=2, out=warm[known])
         runs = {
             folder: {
                 "divat": lambda f: divat_of_folder(f, seed=1),
@@ -61,9 +62,9 @@ def main() -> None:
                 "luck (peer)": lambda f: luck_of_folder(f, seed=1),
             },
         }
-        for methods in runs.values():
+        for f, methods in runs.items():
             for method in methods.values():
-                method(small)  # numba compiles outside the clock
+                method(warm[f])  # numba compiles outside the clock
         report = {}
         for f, methods in runs.items():
             hands = sum(1 for _ in (f / "hindsight.jsonl").open())
