@@ -20,27 +20,75 @@ ones. Name such a seat in ``shared_uniform``: u then lies in the intersection I 
 actions it has taken (fold [0, f), call [f, f + c), raise [f + c, 1) of each triple), and
 P(a | h) = |I ∩ interval_a| / |I|, the reach of the hand's actions so far.
 
-A decision without probabilities is not corrected: Loki-1 and the stereotypes give none, so their
-actions stay in X as DIVAT judges them. Loki-2 in simulation mode reports its argmax as a probability-one
-choice, although its simulation is noisy: its correction is zero and AIVAT falls back to the chance tier
-for those decisions. The third tier of Burch et al. (imaginary observations over the hidden cards of a
-known agent) needs every holding's probabilities at every decision and is not built here.
+A seat is *known by its query* when its label is a registered player that answers the all-holdings
+policy query (`pokerlab.agents.policy`) and does not learn during a match (the stereotypes, call, raise,
+mix, a saved TD player, which loads frozen): the evaluator makes a fresh one and asks it, on the public
+history of each of its decisions, the probabilities of every holding. Its own holding's row gives the
+actions tier its probabilities where the record has none; a recorded triple must agree with it, and the
+action taken must have a positive probability, else the seat did not play the policy it answers (it
+adapted, or it is another program) and the evaluation stops with one line. A player that learns during
+the match (Loki-1's opponent model, an untrained TD player) is not known by its query: at each decision
+its policy was that of what it had learned by then, which the evaluator cannot rebuild (the hindsight
+record keeps one triple per decision, not the all-holdings answers the imaginary tier would need).
+
+* tier ``imaginary`` (Burch et al. 2018, "imaginary observations"; Bowling et al. 2008): for each seat
+  K known by its query, with U the other seat, U's view of the hand is averaged over K's holdings g that
+  U cannot rule out (not meeting U's cards nor the board dealt so far), each weighted by K's reach
+  w(g) = prod over K's decisions of P(a | g, public history) from the query (Bayes; the chance
+  probabilities are equal across g and cancel). With W-bar(O) = sum_g w(g) W(g, O) / sum_g w(g),
+
+      X_K = u-bar(end) - [W-bar(after the deal) - E W-bar(after the deal)]
+            - sum over cards [W-bar(O x) - W-bar(O)]
+            - sum over K's actions [W-bar(O a_taken) - sum_g w(g) sum_a P(a | g) W(g, O a) / sum_g w(g)]
+
+  and X_U = -X_K; with both seats known, the mean of the two. W(g, h) is the all-in equity of holding g
+  against U's cards (exact from the flop on; pre-flop over ``samples_preflop`` boards drawn from (seed,
+  deal, K), independently of the deal's own cards) times the pot, less K's chips in: of the state itself
+  at a round's start or end, and, mid-round, of the state once DIVAT's baseline has finished the round
+  (K acting on g's strength, U on its own), so that an action the baseline would have taken moves W
+  little. At a card W is the plain all-in equity on both sides, balanced for every g, so the card
+  brackets need W-bar only before and after the card; E W-bar(after the deal) = pot/2 - K's blind by
+  symmetry; u-bar(end) is the weighted mean of what each g nets (the equity on the full board at a
+  showdown). Each bracket has mean zero given U's view, whatever W is, so E X = E u (the toy-game tests
+  enumerate this exactly).
+
+A decision of a seat known neither way is not corrected. Loki-2 in simulation mode reports its argmax as
+a probability-one choice, although its simulation is noisy: its correction is zero and AIVAT falls back
+to the chance tier for those decisions.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from pokerlab.actions import CALL, FOLD, RAISE
+from pokerlab.agents.base import Agent
+from pokerlab.agents.policy import blind_view, supports_holdings_policy
+from pokerlab.analysis.strength import uniform_holding_strengths
+from pokerlab.cards import CARD_MASKS
 from pokerlab.engine import GameConfig, HandState
+from pokerlab.engine.view import seat_view
 from pokerlab.errors import ConfigError
-from pokerlab.evaluation.divat import DEFAULT_SAMPLES, Divat, RoundValues
+from pokerlab.evaluation.divat import (
+    DEFAULT_SAMPLES,
+    MAKE,
+    Divat,
+    RoundValues,
+    baseline_action,
+    preflop_percentiles,
+)
 from pokerlab.evaluation.hindsight import HindsightHand, read_hindsight, seat_estimates
+from pokerlab.evaluation.lbr import win_ties, win_ties_over
 from pokerlab.evaluation.stats import SeatEstimates
+from pokerlab.holdings import HOLDING_INDEX, HOLDING_MASKS, NUM_HOLDINGS
 
 #: The tiers, in order of what they correct.
-TIERS = ("chance", "actions")
+TIERS = ("chance", "actions", "imaginary")
+#: Boards drawn for a pre-flop all-in equity of the imaginary tier.
+SAMPLES_PREFLOP = 300
 
 
 def conditional(
@@ -117,25 +165,210 @@ class Aivat:
         return np.array([result.x, result.x - result.corrections])
 
 
+#: Action names for the one-line errors.
+NAMES = ("fold", "call", "raise")
+
+
+def known_by_query(labels: list[str]) -> tuple[dict[str, Agent], dict[str, str]]:
+    """({label: a fresh, frozen player} of the seats known by their query (the module doc), {label: why
+    not} of the others)."""
+    from pokerlab.agents.registry import is_external, make_agent
+
+    known, why = {}, {}
+    for label in labels:
+        if is_external(label):
+            why[label] = "its code is not ours to run in the evaluator"
+            continue
+        try:
+            agent = make_agent(label)
+        except ConfigError:
+            why[label] = "not a registered player"
+            continue
+        if not supports_holdings_policy(agent):
+            why[label] = "it does not answer the all-holdings policy query"
+        elif agent.learns and not agent.frozen:
+            why[label] = "it learns during the match, so its policy then is not the fresh one's"
+        else:
+            agent.freeze()
+            known[label] = agent
+    return known, why
+
+
+def with_query(
+    hand: HindsightHand, config: GameConfig, known: dict[str, Agent]
+) -> tuple[HindsightHand, dict]:
+    """`hand` with the probabilities of its known-by-query seats' decisions filled in from their query,
+    and {action index: float[1326, 3], the query's answer}; one `ConfigError` line where the seat's
+    recorded triple or its action disagrees with its query."""
+    state = hand.start(config)
+    actions, policies = [], {}
+    for i, (p, action, recorded) in enumerate(hand.actions):
+        agent = known.get(hand.names[p])
+        if agent is not None:
+            policy = np.asarray(agent.policy_for_holdings(blind_view(seat_view(state, p, config=config))))
+            row = policy[HOLDING_INDEX[hand.holes[2 * p], hand.holes[2 * p + 1]]]
+            if not row[action] > 0 or recorded is not None and not np.allclose(recorded, row, atol=1e-6):
+                raise ConfigError(
+                    f"hand {hand.hand}: {hand.names[p]} took {NAMES[action]} where its policy query gives "
+                    f"{[round(float(x), 4) for x in row]}"
+                    + ("" if recorded is None else f" and its record {list(recorded)}")
+                    + ": it did not play the fresh, frozen player's policy (it adapted, or is another bot)"
+                )
+            policies[i] = policy
+            recorded = tuple(float(x) for x in row)
+        actions.append((p, action, recorded))
+        state.act(action)
+    return replace(hand, actions=tuple(actions)), policies
+
+
+@dataclass(frozen=True)
+class BoardTables:
+    """What the imaginary tier's W needs on one board: the known seat's all-in equity per holding against
+    the other's cards, its baseline strength per holding, and the other seat's baseline strength."""
+
+    equity: np.ndarray
+    strength: np.ndarray
+    other: float
+
+
+class Imaginary:
+    """The imaginary tier of one game (heads-up, unlimited stacks): X by position of a hand whose known
+    seats' query answers are given (the module doc)."""
+
+    def __init__(self, config: GameConfig, seed: int, samples_preflop: int = SAMPLES_PREFLOP) -> None:
+        self.config, self.seed, self.samples_preflop = config, seed, samples_preflop
+
+    def equities(self, hand: HindsightHand, known: int, board: tuple[int, ...]) -> np.ndarray:
+        """float[1326]: the all-in equity of each holding of position `known` against the other's cards on
+        `board`, no more betting (pre-flop over boards drawn from (seed, deal, known))."""
+        u = 1 - known
+        hole = (hand.holes[2 * u], hand.holes[2 * u + 1])
+        if board:
+            return 1.0 - win_ties(hole, board)
+        rng = np.random.default_rng([self.seed, hand.deal, known])
+        deck = np.array([c for c in range(52) if c not in hole])
+        boards = deck[np.argsort(rng.random((self.samples_preflop, deck.size)), axis=1)[:, :5]]
+        return 1.0 - win_ties_over(hole, (), boards)
+
+    def tables(self, hand: HindsightHand, known: int, state: HandState) -> BoardTables:
+        """The `BoardTables` of the state's board."""
+        board, u = state.board_seen, 1 - known
+        strength = preflop_percentiles() if not board else uniform_holding_strengths(board)
+        other = float(strength[HOLDING_INDEX[hand.holes[2 * u], hand.holes[2 * u + 1]]])
+        return BoardTables(self.equities(hand, known, board), strength, other)
+
+    def values(self, state: HandState, known: int, tables: BoardTables, round_index: int) -> np.ndarray:
+        """W(g, state) of position `known` for every holding g (chips): its net at a fold; mid-round (an
+        action taken in `round_index`, the round not over) the all-in equity's share of the pot once the
+        baseline has finished the round, the known seat acting on g's strength (Billings & Kan 2006); at a
+        round's start or end, that share of the pot as it is; at a showdown, the equity on the full board."""
+        out = np.empty(NUM_HOLDINGS)
+        stack = [(state, np.ones(NUM_HOLDINGS, dtype=bool))]
+        while stack:
+            s, mask = stack.pop()
+            if s.is_over and any(s.folds()):
+                out[mask] = s.nets[known]
+                continue
+            if s.actor < 0 or s.round != round_index:
+                out[mask] = tables.equity[mask] * sum(s.committed) - s.committed[known]
+                continue
+            legal, to_call = s.legal_actions(), s.to_call(s.actor)
+            if s.actor != known:
+                split = [
+                    (baseline_action(tables.other, round_index, to_call, s.pot, s.bets_made, legal), mask)
+                ]
+            else:
+                fold = to_call / (s.pot + to_call) if to_call > 0 else -np.inf
+                make = MAKE[round_index]
+                bet = make[s.bets_made] if RAISE in legal and s.bets_made < len(make) else np.inf
+                folds = mask & (tables.strength < fold)
+                raises = mask & ~folds & (tables.strength >= bet)
+                split = [(FOLD, folds), (RAISE, raises), (CALL, mask & ~folds & ~raises)]
+            for action, part in split:
+                if part.any():
+                    child = s.copy()
+                    child.act(action)
+                    stack.append((child, part))
+        return out
+
+    def hand(self, hand: HindsightHand, policies: dict[int, np.ndarray], known: int) -> np.ndarray:
+        """X by position (chips) of the imaginary observations over position `known`'s holdings."""
+        k, u = known, 1 - known
+        weights = np.ones(NUM_HOLDINGS)
+        weights[
+            (HOLDING_MASKS & (CARD_MASKS[hand.holes[2 * u]] | CARD_MASKS[hand.holes[2 * u + 1]])) != 0
+        ] = 0
+        state = hand.start(self.config)
+        tables = self.tables(hand, k, state)
+
+        def bar(w: np.ndarray, v: np.ndarray) -> float:
+            return float(w @ v / w.sum())
+
+        start = bar(weights, self.values(state, k, tables, -1))
+        correction = start - (sum(state.committed) / 2 - state.committed[k])
+        for i, (p, action, _) in enumerate(hand.actions):
+            board, r = state.board_seen, state.round
+            if p == k:
+                policy = policies[i]
+                expected = 0.0
+                for a in state.legal_actions():
+                    child = state.copy()
+                    child.act(a)
+                    expected += float(weights @ (policy[:, a] * self.values(child, k, tables, r)))
+                expected /= weights.sum()
+                weights = weights * policy[:, action]
+                weights /= weights.sum()  # the true holding's reach is positive (`with_query`)
+                state.act(action)
+                correction += bar(weights, self.values(state, k, tables, r)) - expected
+            else:
+                state.act(action)
+            if len(state.board_seen) > len(board):  # the round's cards: one chance step
+                before = bar(weights, self.values(state, k, tables, r))
+                for card in state.board_seen[len(board) :]:
+                    weights = weights * ((HOLDING_MASKS & CARD_MASKS[card]) == 0)
+                tables = self.tables(hand, k, state)
+                correction += bar(weights, self.values(state, k, tables, state.round - 1)) - before
+        x = bar(weights, self.values(state, k, tables, -1)) - correction
+        out = np.zeros(2)
+        out[k], out[u] = x, -x
+        return out
+
+
 def aivat_of_folder(
-    out: str | Path, seed: int, samples: int = DEFAULT_SAMPLES, shared_uniform: frozenset[str] = frozenset()
+    out: str | Path,
+    seed: int,
+    samples: int = DEFAULT_SAMPLES,
+    shared_uniform: frozenset[str] = frozenset(),
+    samples_preflop: int = SAMPLES_PREFLOP,
 ) -> dict[str, SeatEstimates]:
-    """Every tier's X of every hand of a heads-up results folder (its hindsight record), by tier; one
-    `ConfigError` line for a folder without the record, of a game AIVAT does not cover here, or whose
-    agents reported no probabilities."""
+    """Every tier's X of every hand of a heads-up results folder (its hindsight record), by tier (the
+    imaginary tier where a seat is known by its query); one `ConfigError` line for a folder without the
+    record, of a game AIVAT does not cover here, or where no seat is known either way."""
     record = read_hindsight(out, "AIVAT")
     if len(record.labels) != 2:
         raise ConfigError(f"AIVAT here covers heads-up matches; {str(out)!r} has {len(record.labels)} seats")
     unknown = sorted(set(shared_uniform) - set(record.labels))
     if unknown:
         raise ConfigError(f"--shared-uniform names {unknown}, not seats of {str(out)!r} ({record.labels})")
-    if not any(q is not None for hand in record.hands for _, _, q in hand.actions):
+    known, why = known_by_query(record.labels)
+    if not known and not any(q is not None for hand in record.hands for _, _, q in hand.actions):
         raise ConfigError(
-            f"{str(out)!r} records no decision probabilities: AIVAT's actions tier needs an agent that gives "
-            "them (loki2-triples, ...) and a match played with --log-decisions"
+            f"{str(out)!r} records no decision probabilities and no seat is known by its policy query ("
+            + "; ".join(f"{label}: {reason}" for label, reason in why.items())
+            + "): AIVAT's actions tier needs an agent that gives them (loki2-triples, ...) and a match "
+            "played with --log-decisions, or a fixed player answering the query (a stereotype, call, td:DIR)"
         )
     aivat = Aivat(record.config, seed, samples, frozenset(shared_uniform))
-    tiers = {hand.hand: aivat.hand(hand) for hand in record.hands}
+    imaginary = Imaginary(record.config, seed, samples_preflop)
+    tiers = {}
+    for hand in record.hands:
+        hand, policies = with_query(hand, record.config, known) if known else (hand, {})
+        x = list(aivat.hand(hand))
+        if known:
+            positions = [p for p in range(2) if hand.names[p] in known]
+            x.append(np.mean([imaginary.hand(hand, policies, k) for k in positions], axis=0))
+        tiers[hand.hand] = x
+    names = TIERS if known else TIERS[:2]
     return {
-        tier: seat_estimates(record, lambda hand, k=k: tiers[hand.hand][k]) for k, tier in enumerate(TIERS)
+        tier: seat_estimates(record, lambda hand, k=k: tiers[hand.hand][k]) for k, tier in enumerate(names)
     }

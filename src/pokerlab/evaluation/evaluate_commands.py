@@ -26,7 +26,8 @@ METHODS = ("luck", "divat", "aivat")
 VALUE_FUNCTIONS = {
     "luck": "all-in equity (exact post-flop, {samples} fresh boards pre-flop)",
     "divat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state)",
-    "aivat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state)",
+    "aivat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state); imaginary tier: "
+    "all-in equity once the baseline finishes the round (" + str(aivat.SAMPLES_PREFLOP) + " boards pre-flop)",
 }
 #: Pre-flop boards (luck) or run-outs (DIVAT, AIVAT) per value, by method.
 DEFAULT_SAMPLES = {
@@ -47,6 +48,8 @@ def estimates(
     digest = value_digest("divat", {"samples": samples, "make": divat.MAKE}, divat)
     if method == "divat":
         return {"divat": divat.divat_of_folder(results, seed, samples)}, value, digest
+    parameters = {"samples": samples, "make": divat.MAKE, "samples_preflop": aivat.SAMPLES_PREFLOP}
+    digest = value_digest("aivat", parameters, divat, aivat)
     tiers = aivat.aivat_of_folder(results, seed, samples, shared_uniform)
     return {f"aivat-{tier}": data for tier, data in tiers.items()}, value, digest
 
@@ -160,8 +163,9 @@ def crosstable_text(agents: list[str], cells: dict[tuple[str, str], EstimatorRow
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """Evaluate `pokerlab match` results folders: each seat's raw sb/hand beside its variance-reduced
-    sb/hand (luck adjustment; DIVAT; AIVAT's chance and actions tiers), with 95 % CIs over the units of
-    the match (deals in a duplicate match, else hands), the SD ratio, the variance removed and the
+    sb/hand (luck adjustment; DIVAT; AIVAT's chance, actions and imaginary-observation tiers, the last two
+    for seats that report probabilities or answer the all-holdings policy query), with 95 % CIs over the
+    units of the match (deals in a duplicate match, else hands), the SD ratio, the variance removed and the
     unbiasedness z of mean(X - u). Several heads-up folders (or a folder of them) give a crosstable."""
     folders = round_robin([Path(r) for r in args.results])
     shared = frozenset(args.shared_uniform or ())

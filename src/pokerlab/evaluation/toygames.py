@@ -11,7 +11,7 @@ A history is a tuple of events: card codes (ints; rank = code // suits) and acti
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -194,3 +194,89 @@ def continuation_value(game: OneCardPoker, strategy: Strategy) -> ValueFunction:
         return cache[h]
 
     return value
+
+
+def alternatives(game: OneCardPoker, h: tuple, seat: int) -> list[tuple]:
+    """The histories the other seat cannot tell from ``h``: ``seat``'s private card replaced by every card
+    not held by the other seat nor on the board dealt *so far* in ``h`` (``h`` itself among them); ``h``
+    whole when ``seat``'s card is not dealt yet."""
+    if sum(not isinstance(e, str) for e in h) <= seat:
+        return [h]
+    where = [t for t, e in enumerate(h) if not isinstance(e, str)][seat]
+    seen = {e for t, e in enumerate(h) if not isinstance(e, str) and t != where}
+    return [h[:where] + (g,) + h[where + 1 :] for g in game.deck if g not in seen]
+
+
+def reach(game: OneCardPoker, h: tuple, seat: int, strategy: Strategy) -> float:
+    """The product of ``seat``'s action probabilities along ``h`` under ``strategy`` (its reach; the
+    chance probabilities, equal across `alternatives`, cancel)."""
+    p = 1.0
+    for t, e in enumerate(h):
+        if isinstance(e, str) and game.seat(h[:t]) == seat:
+            p *= strategy[game.infoset(h[:t])].get(e, 0.0)
+    return p
+
+
+def imaginary(
+    game: OneCardPoker, value: ValueFunction, seat: int, strategy: Strategy
+) -> Callable[[tuple], np.ndarray]:
+    """AIVAT with imaginary observations over ``seat``'s private card (Burch et al. 2018; Bowling et al.
+    2008): W averaged over the `alternatives` weighted by ``seat``'s `reach` under its known ``strategy``,
+    W-bar(O), and at every card but ``seat``'s own and at every action of ``seat`` the correction
+    W-bar(O x_obs) - sum_x P(x | O) W-bar(O x), P(x | O) the reach-weighted mixture of the alternatives'
+    distributions. X = the payoff averaged so (u-bar) - the corrections, per seat; the other seat's
+    actions get none. Returns z -> X(z), the weighted sums kept between calls."""
+    cache: dict[tuple, tuple[float, np.ndarray]] = {}
+
+    def weighted(h: tuple, w_of: ValueFunction = value) -> tuple[float, np.ndarray]:
+        key = (h, w_of is value)
+        if key not in cache:
+            cache[key] = _weighted(h, w_of)
+        return cache[key]
+
+    def _weighted(h: tuple, w_of: ValueFunction) -> tuple[float, np.ndarray]:
+        alts = alternatives(game, h, seat)
+        w = np.array([reach(game, a, seat, strategy) for a in alts])
+        if w.sum() == 0:
+            return 0.0, np.zeros(2)
+        return float(w.sum()), sum(
+            wi * np.asarray(w_of(a), dtype=np.float64) for wi, a in zip(w, alts, strict=True) if wi
+        )
+
+    def bar(h: tuple) -> np.ndarray:
+        total, sum_w = weighted(h)
+        return sum_w / total
+
+    def estimate(z: tuple) -> np.ndarray:
+        total, sum_u = weighted(z, game.utility)
+        return sum_u / total - sum(correction(z[:t], z[t]) for t in range(len(z)))
+
+    def correction(h: tuple, observed) -> np.ndarray:
+        dealt = sum(not isinstance(e, str) for e in h)
+        if game.chance(h) is None and game.seat(h) != seat or game.chance(h) and dealt == seat:
+            return np.zeros(2)  # the other seat's action, or the known seat's card, which it does not see
+        total, _ = weighted(h)
+        expected = np.zeros(2)
+        for child in {h + (e,) for a in alternatives(game, h, seat) for e, _ in _moves(game, a, strategy)}:
+            mass, sum_w = weighted(child)
+            if mass > 0:
+                # P(x | O) = sum_g w(g) P(x | g) / sum_g w(g), and w(g) P(x | g) summed is the child's mass
+                # times the chance probability (equal across its alternatives) for a card
+                p_child = mass * _chance_factor(game, h, child[-1]) / total
+                expected += p_child * sum_w / mass
+        return bar(h + (observed,)) - expected
+
+    return estimate
+
+
+def _moves(game: OneCardPoker, h: tuple, strategy: Strategy) -> list[tuple]:
+    return game.chance(h) or list(strategy[game.infoset(h)].items())
+
+
+def _chance_factor(game: OneCardPoker, h: tuple, x) -> float:
+    """P(x | g) for a card x (the same for every alternative g that x does not meet); 1 for an action (its
+    probability is inside the child's reach)."""
+    if isinstance(x, str):
+        return 1.0
+    left = [c for c in game.deck if c not in {e for e in h if not isinstance(e, str)}]
+    return 1.0 / len(left)
