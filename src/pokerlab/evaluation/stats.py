@@ -174,15 +174,17 @@ def estimator_row(
 def report_table(seat_rows: dict[str, list[EstimatorRow]], units: int, hands: int) -> str:
     """The rows of every seat as text: sb/hand with the 95 % t interval, SD ratio, variance removed and the
     unbiasedness z, a flag ``BIASED?`` where |z| > 3."""
+    who = max([16, *(len(seat) + 2 for seat in seat_rows)])
+    what = max([14, *(len(r.name) + 2 for rows in seat_rows.values() for r in rows)])
     lines = [
         f"{hands} hands in {units} units",
-        f"{'seat':<16}{'estimator':<14}{'sb/hand':>9}  {'95% CI':<18}{'SD/unit':>8}{'SD ratio':>9}"
+        f"{'seat':<{who}}{'estimator':<{what}}{'sb/hand':>9}  {'95% CI':<17}{'SD/unit':>8}{'SD ratio':>9}"
         f"{'var -':>7}{'z(X-u)':>8}",
     ]
     for seat, rows in seat_rows.items():
         for r in rows:
             lines.append(
-                f"{seat:<16}{r.name:<14}{r.sb_per_hand:>+9.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]"
+                f"{seat:<{who}}{r.name:<{what}}{r.sb_per_hand:>+9.3f}  [{r.ci95[0]:+.3f}, {r.ci95[1]:+.3f}]"
                 f"{r.sd_per_unit:>9.3f}{r.sd_ratio:>9.3f}{100 * r.variance_reduction:>6.0f}%{r.bias_z:>8.2f}"
                 + ("  BIASED?" if r.flagged else "")
             )
