@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pokerlab.actions import FOLD
-from pokerlab.agents.policy import blind_view, board_clash, policy_by_substitution
+from pokerlab.agents.policy import blind_view, board_clash, policy_by_substitution, supports_holdings_policy
 from pokerlab.agents.registry import make_agent
 from pokerlab.engine import GameConfig, HandStart, HandState
 from pokerlab.engine.view import seat_view
@@ -20,7 +20,9 @@ def random_views(rng: np.random.Generator, count: int, players: int = 2):
     views = []
     while len(views) < count:
         cards = rng.permutation(52)[: 2 * players + 5].tolist()
-        state = HandState(GameConfig(stack=1000), cards[: 2 * players], cards[2 * players :], [1000] * players)
+        state = HandState(
+            GameConfig(stack=1000), cards[: 2 * players], cards[2 * players :], [1000] * players
+        )
         while not state.is_over:
             if rng.random() < 0.3:
                 views.append(seat_view(state, state.actor))
@@ -33,7 +35,8 @@ def random_views(rng: np.random.Generator, count: int, players: int = 2):
 def evolved(config: EvolvingConfig, seed: int) -> EvolvingAgent:
     """A frozen player whose members differ (random start) and whose pointers sit anywhere."""
     agent = EvolvingAgent(config, init_seed=seed)
-    agent.cube.pointer[:] = np.random.default_rng(seed).integers(0, config.population_size, agent.cube.pointer.size)
+    members = np.random.default_rng(seed).integers(0, config.population_size, agent.cube.pointer.size)
+    agent.cube.pointer[:] = members
     agent.freeze()
     return agent
 
@@ -42,16 +45,17 @@ CONFIGS = [
     EvolvingConfig(),
     EvolvingConfig(frozen_play="average", multiway_x="player_a_n"),
     EvolvingConfig(uses_rule="per_consultation", shared_u=False, population_size=3),
+    EvolvingConfig(opponent_segments="seat"),  # several populations read one shared u
 ]
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=["cycle", "average", "per-consultation"])
+@pytest.mark.parametrize("config", CONFIGS, ids=["cycle", "average", "per-consultation", "seat-segments"])
 def test_query_matches_the_plain_rule_for_every_holding(config, rng):
     agent = evolved(config, 4)
     views = random_views(rng, 8) + random_views(rng, 4, players=3)
     assert {v.position for v in views} >= {0, 1} and {v.round for v in views} >= {0, 1}
     for view in views:
-        fast = agent.policy_for_holdings(blind_view(view))
+        fast = agent.policy_from_pointers(blind_view(view))
         plain = policy_by_substitution(agent.action_probabilities, blind_view(view))
         np.testing.assert_allclose(fast, plain, atol=1e-12)
         clash = board_clash(view.board)
@@ -88,8 +92,8 @@ def test_query_reads_no_hole_draws_nothing_and_moves_no_pointer(rng):
     agent.seed(np.random.default_rng(1))
     before, pointers = agent.rng.bit_generator.state, agent.cube.pointer.copy()
     for view in random_views(rng, 6) + random_views(rng, 3, players=3):
-        answer = agent.policy_for_holdings(view._replace(hole=Sentinel((-1, -1))))
-        np.testing.assert_array_equal(answer, agent.policy_for_holdings(blind_view(view)))
+        answer = agent.policy_from_pointers(view._replace(hole=Sentinel((-1, -1))))
+        np.testing.assert_array_equal(answer, agent.policy_from_pointers(blind_view(view)))
     assert agent.rng.bit_generator.state == before
     np.testing.assert_array_equal(agent.cube.pointer, pointers)
 
@@ -100,7 +104,18 @@ def test_player_a_answers_the_same_from_any_pointer(rng):
     agent.freeze()
     other = copy.deepcopy(agent)
     other.cube.pointer[:] = 7
+    assert supports_holdings_policy(agent)
     for view in random_views(rng, 6):
         np.testing.assert_array_equal(
             agent.policy_for_holdings(blind_view(view)), other.policy_for_holdings(blind_view(view))
         )
+
+
+def test_the_query_is_offered_only_where_the_cycle_cannot_change_it():
+    cycling = evolved(EvolvingConfig(), 3)
+    assert not supports_holdings_policy(cycling)
+    with pytest.raises(AttributeError, match="frozen_play = 'average'"):
+        cycling.policy_for_holdings  # noqa: B018
+    assert supports_holdings_policy(evolved(EvolvingConfig(frozen_play="average"), 3))
+    learning = EvolvingAgent(EvolvingConfig(frozen_play="average"), init_seed=3)  # plays its members
+    assert not supports_holdings_policy(learning)

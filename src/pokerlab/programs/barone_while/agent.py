@@ -285,11 +285,25 @@ class EvolvingAgent(Agent):
             out[min(a for a, _ in combination)] += float(np.prod([c for _, c in combination]))
         return (out[FOLD], out[CALL], out[RAISE])
 
-    def policy_for_holdings(self, view: SeatView) -> np.ndarray:
-        """The all-holdings policy query: `action_probabilities` for the 1,326 holdings at once (the view's
-        hole ignored), 0 rows for holdings that meet the board. Each consulted candidate's legal action is
-        monotone in its uniform, so with a shared u the tightest one's cumulative chances are the largest of
-        theirs, and independent uniforms multiply the chances of staying above each action."""
+    @property
+    def policy_for_holdings(self):
+        """The all-holdings policy query (`pokerlab.agents.policy`), offered only where its answer cannot
+        depend on the cycling pointers: a frozen player on its average candidates (``frozen_play =
+        "average"``) or one whose populations each hold copies of one candidate (player A unevolved). A
+        copy asked apart from the seated player (as LBR and AIVAT ask) sees none of its hands, so it could
+        not follow which member the seated one plays; without the query the player is not asked at all."""
+        if self._average is None and np.any(self.cube.genes != self.cube.genes[:, :1]):
+            raise AttributeError(
+                "an evolving player whose members differ and cycle answers no all-holdings policy query; "
+                "freeze it with frozen_play = 'average', or ask policy_from_pointers"
+            )
+        return self.policy_from_pointers
+
+    def policy_from_pointers(self, view: SeatView) -> np.ndarray:
+        """`action_probabilities` for the 1,326 holdings at once (the view's hole ignored), from the
+        current pointers, 0 rows for holdings that meet the board. Each consulted candidate's legal action
+        is monotone in its uniform, so with a shared u the tightest one's cumulative chances are the
+        largest of theirs, and independent uniforms multiply the chances of staying above each action."""
         if view.round == 0:
             rates = shipped_table(2).income_rate
             rate = np.array([rates[name] for name in STARTING_HANDS], dtype=float)[HOLDING_TYPE]
