@@ -5,6 +5,7 @@ import copy
 
 import numpy as np
 import pytest
+from tests.agents.test_policy import random_views as heads_up_views
 
 from pokerlab.actions import FOLD
 from pokerlab.agents.policy import blind_view, board_clash, policy_by_substitution, supports_holdings_policy
@@ -16,19 +17,23 @@ from pokerlab.programs.barone_while.config import EvolvingConfig
 
 
 def random_views(rng: np.random.Generator, count: int, players: int = 2):
-    """Views of the player to act at random points of random hands of `players` (every seat)."""
+    """Views of the player to act at random points of random hands: heads-up as the other query tests
+    draw them, or three-handed after a random number of non-folding actions (every seat)."""
+    if players == 2:
+        return heads_up_views(rng, count)
     views = []
     while len(views) < count:
         cards = rng.permutation(52)[: 2 * players + 5].tolist()
         state = HandState(
             GameConfig(stack=1000), cards[: 2 * players], cards[2 * players :], [1000] * players
         )
-        while not state.is_over:
-            if rng.random() < 0.3:
-                views.append(seat_view(state, state.actor))
+        for _ in range(int(rng.integers(0, 4 * players))):
+            legal = [a for a in state.legal_actions() if a != FOLD]
+            state.act(int(rng.choice(legal)))
+            if state.is_over:
                 break
-            legal = state.legal_actions()
-            state.act(int(rng.choice([a for a in legal if a != FOLD] or legal)))
+        else:
+            views.append(seat_view(state, state.actor))
     return views
 
 
@@ -52,7 +57,7 @@ CONFIGS = [
 @pytest.mark.parametrize("config", CONFIGS, ids=["cycle", "average", "per-consultation", "seat-segments"])
 def test_query_matches_the_plain_rule_for_every_holding(config, rng):
     agent = evolved(config, 4)
-    views = random_views(rng, 8) + random_views(rng, 4, players=3)
+    views = random_views(rng, 6) + random_views(rng, 3, players=3)
     assert {v.position for v in views} >= {0, 1} and {v.round for v in views} >= {0, 1}
     for view in views:
         fast = agent.policy_from_pointers(blind_view(view))
