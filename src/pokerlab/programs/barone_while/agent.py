@@ -14,7 +14,9 @@ At the end of the hand the net result R (or, with
 credited to the representative and to every member of the same population that suggests the same action
 (§7), and populations whose members have all been used 25 times reproduce (§8). A frozen player plays
 without credit and reproduction; its populations still cycle (or play their average candidate,
-``frozen_play = "average"``).
+``frozen_play = "average"``). What `act` would play with each of the 1,326 holdings is
+`policy_from_pointers`, offered as the all-holdings policy query where the pointers cannot change it
+(docs/exploitability.md).
 
 The player is told each opponent's stereotype label (`tell_styles`): Barone & While describe no
 classifier (§5). With ``opponent_segments = "seat"`` it keeps one segment per seat instead.
