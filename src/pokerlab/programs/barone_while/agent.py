@@ -14,7 +14,9 @@ At the end of the hand the net result R (or, with
 credited to the representative and to every member of the same population that suggests the same action
 (§7), and populations whose members have all been used 25 times reproduce (§8). A frozen player plays
 without credit and reproduction; its populations still cycle (or play their average candidate,
-``frozen_play = "average"``).
+``frozen_play = "average"``). What `act` would play with each of the 1,326 holdings is
+`policy_from_pointers`, offered as the all-holdings policy query where the pointers cannot change it
+(docs/exploitability.md).
 
 The player is told each opponent's stereotype label (`tell_styles`): Barone & While describe no
 classifier (§5). With ``opponent_segments = "seat"`` it keeps one segment per seat instead.
@@ -26,12 +28,17 @@ import json
 import zipfile
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import product
 from pathlib import Path
 
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
+from pokerlab.agents.policy import board_clash
+from pokerlab.analysis.income_rate import shipped_table
+from pokerlab.analysis.starting_hands import HOLDING_TYPE, STARTING_HANDS
+from pokerlab.analysis.strength import uniform_holding_strengths
 from pokerlab.engine import HandEnd, HandStart, SeatView
 from pokerlab.errors import ConfigError, CorruptData
 from pokerlab.programs.barone_while.candidate import most_probable_actions, probabilities, sample_actions
@@ -227,6 +234,101 @@ class EvolvingAgent(Agent):
         if self.situations is not None:
             self.situations.append((self._hands, view.round, position, bets, x, view.to_call, best))
         return best
+
+    # -- the all-holdings policy query (pokerlab.agents.policy; docs/exploitability.md) -----------------
+
+    def _consultations(self, view: SeatView) -> list[tuple[np.ndarray, bool]]:
+        """The candidates `act` would consult on `view` from the current pointers, each with whether it
+        draws its own uniform (False: it reads the decision's shared u), in `act`'s order; pure (the
+        pointer steps of ``uses_rule = "per_consultation"`` are followed on a copy)."""
+        config, cube = self.config, self.cube
+        position = hand_position(view, config.position_rule == "acting_order")
+        bets = bets_to_call(view, config.bets_rounding == "ceil")
+        per_consultation = config.uses_rule != "per_hand"
+        steps: dict[int, int] = {}
+        out: list[tuple[np.ndarray, bool]] = []
+        for j, position_j in enumerate(opponents_in(view)):
+            p = cube.index(self._segment(view.seats[position_j]), view.round, position, bets)
+            if per_consultation or p not in steps:
+                member = (int(cube.pointer[p]) + steps.get(p, 0)) % config.population_size
+                genes = self._average[p] if self._average is not None else cube.genes[p, member]
+                out.append((genes, not (config.shared_u or not j)))
+                steps[p] = steps.get(p, 0) + 1
+        return out
+
+    def _x(self, view: SeatView, x1):
+        """x from x1 (a number or one per holding) on `view`, as `act` computes it."""
+        position = hand_position(view, self.config.position_rule == "acting_order")
+        return multiway_x(x1, len(opponents_in(view)), view.round, position, self.config.multiway_x)
+
+    def action_probabilities(self, view: SeatView) -> tuple[float, float, float]:
+        """(fold, call, raise): the chance of each action `act` plays on `view` with its hole, by plain
+        enumeration: each uniform's action intervals (Barone & While 2000 §3.2, the responses' order), the
+        tightest suggestion over every combination of the independent uniforms' actions (§6)."""
+        x = float(self._x(view, single_opponent_x(view.hole, view.board)))
+        legalise = self._legaliser(view)
+        groups: list[list[np.ndarray]] = [[]]  # the candidates reading each uniform, the shared u first
+        for genes, own_u in self._consultations(view):
+            if own_u:
+                groups.append([probabilities(genes, x)])
+            else:
+                groups[0].append(probabilities(genes, x))
+        outcomes = []  # per uniform: {action: probability}
+        for members in filter(None, groups):
+            edges = sorted({0.0, 1.0, *(float(c) for probs in members for c in np.cumsum(probs)[:2])})
+            chances: dict[int, float] = {}
+            for low, high in zip(edges, edges[1:], strict=False):
+                u = (low + high) / 2.0
+                action = min(legalise[int(sample_actions(probs, u))] for probs in members)
+                chances[action] = chances.get(action, 0.0) + high - low
+            outcomes.append(chances)
+        out = [0.0, 0.0, 0.0]
+        for combination in product(*(list(chances.items()) for chances in outcomes)):
+            out[min(a for a, _ in combination)] += float(np.prod([c for _, c in combination]))
+        return (out[FOLD], out[CALL], out[RAISE])
+
+    @property
+    def policy_for_holdings(self):
+        """The all-holdings policy query (`pokerlab.agents.policy`), offered only where its answer cannot
+        depend on the cycling pointers: a frozen player on its average candidates (``frozen_play =
+        "average"``) or one whose populations each hold copies of one candidate (player A unevolved). A
+        copy asked apart from the seated player (as LBR and AIVAT ask) sees none of its hands, so it could
+        not follow which member the seated one plays; without the query the player is not asked at all."""
+        if self._average is None and np.any(self.cube.genes != self.cube.genes[:, :1]):
+            raise AttributeError(
+                "an evolving player whose members differ and cycle answers no all-holdings policy query; "
+                "freeze it with frozen_play = 'average', or ask policy_from_pointers"
+            )
+        return self.policy_from_pointers
+
+    def policy_from_pointers(self, view: SeatView) -> np.ndarray:
+        """`action_probabilities` for the 1,326 holdings at once (the view's hole ignored), from the
+        current pointers, 0 rows for holdings that meet the board. Each consulted candidate's legal action
+        is monotone in its uniform, so with a shared u the tightest one's cumulative chances are the
+        largest of theirs, and independent uniforms multiply the chances of staying above each action."""
+        if view.round == 0:
+            rates = shipped_table(2).income_rate
+            rate = np.array([rates[name] for name in STARTING_HANDS], dtype=float)[HOLDING_TYPE]
+            x1 = (rate / 1000.0 + 1.0) / 2.0
+        else:
+            x1 = np.nan_to_num(uniform_holding_strengths(view.board))
+        x = self._x(view, x1)
+        legal = np.asarray(self._legaliser(view))
+        shared = np.zeros((len(x1), 3))  # P(action <= a) of the shared u
+        above = np.ones((len(x1), 3))  # P(every independent uniform's action > a)
+        for genes, own_u in self._consultations(view):
+            legal_probs = np.zeros((len(x1), 3))
+            np.add.at(legal_probs.T, legal, probabilities(genes, x).T)
+            cumulative = np.cumsum(legal_probs, axis=1)
+            if own_u:
+                above *= 1.0 - cumulative
+            else:
+                shared = np.maximum(shared, cumulative)
+        cumulative = 1.0 - (1.0 - shared) * above
+        cumulative[:, 2] = 1.0
+        out = np.diff(cumulative, axis=1, prepend=0.0)
+        out[board_clash(view.board)] = 0.0
+        return out
 
     def _legaliser(self, view: SeatView) -> tuple[int, int, int]:
         """Suggested action -> legal action: a fold with nothing to call is a check (``fold_when_free``),
