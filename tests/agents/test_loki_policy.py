@@ -9,7 +9,7 @@ import pytest
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import split_decision
-from pokerlab.agents.policy import blind_view, board_clash, supports_holdings_policy
+from pokerlab.agents.policy import blind_view, board_clash, holdings_policy_refusal, supports_holdings_policy
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.view import seat_view
 from pokerlab.holdings import HOLDING_CARDS
@@ -183,7 +183,9 @@ def test_only_the_loki2_that_bets_by_triples_answers():
         Loki2Agent(LOKI2["loki2-triples"])
     )
     for simulating_or_rules in ("loki2", "loki2-reweighting", "loki2-sim-call"):
-        assert not supports_holdings_policy(Loki2Agent(LOKI2[simulating_or_rules]))
+        agent = Loki2Agent(LOKI2[simulating_or_rules])
+        assert not supports_holdings_policy(agent)
+        assert "only betting by triples does" in holdings_policy_refusal(agent)
 
 
 def replayed_triples(agent, view, holding):

@@ -8,6 +8,7 @@ from pokerlab.agents.policy import (
     NO_HOLE,
     blind_view,
     board_clash,
+    holdings_policy_refusal,
     policy_by_substitution,
     supports_holdings_policy,
 )
@@ -73,6 +74,7 @@ def test_blind_view_hides_the_hole(rng):
     view = random_views(rng, 1)[0]
     assert blind_view(view).hole == NO_HOLE
     assert supports_holdings_policy(CallAgent()) and not supports_holdings_policy(object())
+    assert holdings_policy_refusal(object()) == "it has no policy_for_holdings"
 
 
 def test_mix_plays_a_free_fold_as_a_check_and_a_capped_raise_as_a_call(rng):

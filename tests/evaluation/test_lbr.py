@@ -22,6 +22,7 @@ from pokerlab.evaluation.lbr import (
     win_ties_over,
 )
 from pokerlab.holdings import NUM_HOLDINGS
+from pokerlab.programs.loki2 import VARIANTS, Loki2Agent
 
 
 @pytest.mark.parametrize("board_size", [4, 5])
@@ -104,8 +105,10 @@ def test_lbr_needs_the_query():
         def act(self, view):
             return CALL
 
-    with pytest.raises(ConfigError, match="all-holdings policy query"):
+    with pytest.raises(ConfigError, match="all-holdings policy query .*: it has no policy_for_holdings"):
         LBRAgent(Plain())
+    with pytest.raises(ConfigError, match="needs: Loki-2 betting by 'simulation' answers no all-holdings"):
+        LBRAgent(Loki2Agent(VARIANTS["loki2"]))  # why not, in the words of the player
 
 
 class Peeker(Agent):

@@ -46,9 +46,23 @@ class HoldingsPolicy(Protocol):
         ...
 
 
+def holdings_policy_refusal(agent: object) -> str | None:
+    """None where `agent` answers the all-holdings policy query, else why not. A player that offers the
+    query in some configurations only makes `policy_for_holdings` a property that raises AttributeError,
+    saying why, where it does not (Loki-2 when it simulates, an evolving Barone & While player that
+    cycles)."""
+    if not hasattr(type(agent), "policy_for_holdings"):
+        return "it has no policy_for_holdings"
+    try:
+        query = agent.policy_for_holdings
+    except AttributeError as exc:
+        return str(exc)
+    return None if callable(query) else "its policy_for_holdings is not callable"
+
+
 def supports_holdings_policy(agent: object) -> bool:
     """Whether `agent` answers the all-holdings policy query."""
-    return callable(getattr(agent, "policy_for_holdings", None))
+    return holdings_policy_refusal(agent) is None
 
 
 def blind_view(view: SeatView) -> SeatView:

@@ -66,7 +66,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
-from pokerlab.agents.policy import blind_view, supports_holdings_policy
+from pokerlab.agents.policy import blind_view, holdings_policy_refusal
 from pokerlab.analysis.strength import uniform_holding_strengths
 from pokerlab.cards import CARD_MASKS
 from pokerlab.engine import GameConfig, HandState
@@ -184,8 +184,9 @@ def known_by_query(labels: list[str]) -> tuple[dict[str, Agent], dict[str, str]]
         except ConfigError:
             why[label] = "not a registered player"
             continue
-        if not supports_holdings_policy(agent):
-            why[label] = "it does not answer the all-holdings policy query"
+        refusal = holdings_policy_refusal(agent)
+        if refusal is not None:
+            why[label] = f"it does not answer the all-holdings policy query ({refusal})"
         elif agent.learns and not agent.frozen:
             why[label] = "it learns during the match, so its policy then is not the fresh one's"
         else:

@@ -42,7 +42,7 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
-from pokerlab.agents.policy import blind_view, board_clash, supports_holdings_policy
+from pokerlab.agents.policy import blind_view, board_clash, holdings_policy_refusal
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
 from pokerlab.engine import GameConfig, HandStart, HandState, SeatView
 from pokerlab.engine.view import seat_view
@@ -193,10 +193,11 @@ class LBRAgent(Agent):
 
     def __init__(self, target: Agent) -> None:
         super().__init__()
-        if not supports_holdings_policy(target):
+        refusal = holdings_policy_refusal(target)
+        if refusal is not None:
             raise ConfigError(
                 f"agent {target.name!r} does not answer the all-holdings policy query (policy_for_holdings), "
-                "which local best response needs"
+                f"which local best response needs: {refusal}"
             )
         self.target = pickle.loads(pickle.dumps(target))
         self.target.freeze()

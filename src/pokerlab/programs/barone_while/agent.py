@@ -293,7 +293,8 @@ class EvolvingAgent(Agent):
         depend on the cycling pointers: a frozen player on its average candidates (``frozen_play =
         "average"``) or one whose populations each hold copies of one candidate (player A unevolved). A
         copy asked apart from the seated player (as LBR and AIVAT ask) sees none of its hands, so it could
-        not follow which member the seated one plays; without the query the player is not asked at all."""
+        not follow which member the seated one plays. Elsewhere an AttributeError says so
+        (`pokerlab.agents.policy.holdings_policy_refusal`)."""
         if self._average is None and np.any(self.cube.genes != self.cube.genes[:, :1]):
             raise AttributeError(
                 "an evolving player whose members differ and cycle answers no all-holdings policy query; "

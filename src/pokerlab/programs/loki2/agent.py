@@ -94,10 +94,13 @@ class Loki2Agent(Loki1Agent):
     @property
     def policy_for_holdings(self):
         """The all-holdings policy query (`pokerlab.agents.policy`) where Loki-2 bets by its triples
-        (`holdings_policy`); None where it simulates or plays Loki-1's rules with re-weighting by triples,
-        which do not offer it."""
+        (`holdings_policy`); where it simulates or plays Loki-1's rules with re-weighting by triples, which
+        do not offer it, an AttributeError says so (`holdings_policy_refusal`)."""
         if self.loki2.betting != "triples":
-            return None
+            raise AttributeError(
+                f"Loki-2 betting by {self.loki2.betting!r} answers no all-holdings policy query "
+                "(only betting by triples does: loki2-triples)"
+            )
         return lambda view: loki2_triples_policy(self, view)
 
     def _keep_weights(self, hand: TripleFollower) -> dict[int, np.ndarray]:
