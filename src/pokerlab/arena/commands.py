@@ -54,6 +54,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         action_timeout=args.action_timeout,
         rebuy=args.rebuy,
         log_decisions=args.log_decisions,
+        log_policies=args.log_policies,
         resume=args.resume,
         max_faults=args.max_faults,
         tolerate_faults=args.tolerate_faults,
@@ -255,6 +256,12 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "--log-decisions",
         action="store_true",
         help="store every decision (with the agent's probabilities and info) in hands.sqlite",
+    )
+    p.add_argument(
+        "--log-policies",
+        action="store_true",
+        help="ask every in-process agent that answers the all-holdings policy query for its answer before "
+        "each of its decisions, kept in policies.bin (for AIVAT; sandboxed bots are not asked)",
     )
     add_game_options(p)
     add_progress_option(p)

@@ -210,6 +210,7 @@ def play_match(
     action_timeout: float | None = None,
     rebuy: int | None = None,
     log_decisions: bool = False,
+    log_policies: bool = False,
     resume: bool = False,
     max_faults: int = MAX_FAULTS,
     tolerate_faults: bool = False,
@@ -224,7 +225,9 @@ def play_match(
     histories, decision logs with ``log_decisions``, summary.json, bankroll plot), written block by block
     (``block`` hands). ``action_timeout`` (seconds) checks or folds for a player who answers late;
     ``rebuy`` restores the stacks every so many hands of a session (real stacks only); ``isolate``,
-    ``sandbox``, ``max_faults``, ``tolerate_faults`` and ``pin``: see the module doc.
+    ``sandbox``, ``max_faults``, ``tolerate_faults`` and ``pin``: see the module doc. ``log_policies``
+    asks every in-process agent that answers the all-holdings policy query, before each of its decisions,
+    for its answer, kept in ``out``'s policies.bin (`pokerlab.arena.policy_record`); asking changes no play.
 
     ``resume`` continues a killed run in ``out`` (started with the same arguments, else `ConfigError`):
     sessions it completed are read back, every other session is played again from its first hand, so
@@ -277,12 +280,15 @@ def play_match(
         tolerate_faults=tolerate_faults,
         sandbox=sandbox,
         hidden=(str(Path(out).resolve()),) if out else (),
+        log_policies=log_policies and out is not None,
     )
     if resume and out is None:
         raise ConfigError("resume continues a run in its results folder: give out")
     writer = None
     if out:
-        meta = run_meta(labels, config, seed, duplicate, hands, block, len(jobs), rebuy, log_decisions)
+        meta = run_meta(
+            labels, config, seed, duplicate, hands, block, len(jobs), rebuy, log_decisions, log_policies
+        )
         writer = ResultsWriter(Path(out), labels, meta, resume, hindsight=True)
     tally = Tally(n, writer)
     total = hands * (n if duplicate else 1)

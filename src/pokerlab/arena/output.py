@@ -10,6 +10,8 @@ bots): {"hand", "deal", "session", "names" (agent labels by position, 0 = first 
 whole deck order: holes by position, then the board, then the cards never dealt), "board" (the board dealt,
 five cards even where the hand ended early), "actions" ([position, action, [fold, call, raise] or null] in
 order: the probabilities the agent's `Decision` gave, with ``log_decisions``), "nets" (by position)}.
+With ``log_policies``, policies.bin beside it keeps the all-holdings answers of the seats that gave them
+(`pokerlab.arena.policy_record`), written, resumed and sorted alike.
 
 config.json and each block of hands.sqlite / hands.csv are on disk before the next block starts (the
 SQLite commit first), so a failed run keeps everything played so far; any figure can be re-made from
@@ -30,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from pokerlab.arena.dealing import deal_block
+from pokerlab.arena.policy_record import POLICIES_FILE, keep_sessions, sort_records
 from pokerlab.arena.session import SessionReport
 from pokerlab.arena.stats import AgentResult, summarize
 from pokerlab.arena.store import HandStore
@@ -105,11 +108,13 @@ def run_meta(
     sessions: int = 1,
     rebuy: int | None = None,
     log_decisions: bool = False,
+    log_policies: bool = False,
 ) -> dict:
     """config.json of a run: what decides its results. ``deals`` are the deals dealt; ``hands`` the hands
     asked for (deals x players in a duplicate match, where every deal is replayed once per player, else
-    the deals), as ``deals`` and ``hands_asked`` in summary.json."""
-    return {
+    the deals), as ``deals`` and ``hands_asked`` in summary.json. ``log_policies`` (policies.bin) is
+    named only where on, so the folders of earlier runs still resume."""
+    meta = {
         "agents": labels,
         "seed": seed,
         "duplicate": duplicate,
@@ -121,6 +126,9 @@ def run_meta(
         "log_decisions": log_decisions,
         "game": config.to_dict(),
     }
+    if log_policies:
+        meta["log_policies"] = True
+    return meta
 
 
 class ResultsWriter:
@@ -138,6 +146,8 @@ class ResultsWriter:
         self.out, self.labels = out, labels
         #: hindsight.jsonl, for a run whose deals come from `meta`'s seed (`pokerlab.arena.dealing`)
         self.hindsight = None
+        #: policies.bin, where the run records all-holdings answers (`pokerlab.arena.policy_record`)
+        self.policies = None
         self.completed: dict[int, dict] = {}
         self.kept_rows: list[list[str]] = []
         self._positions: dict[tuple[int, ...], str] = {}  # the text of each seating, made once
@@ -197,6 +207,7 @@ class ResultsWriter:
             self.csv = csv.writer(self.csv_file)
             if hindsight:
                 self._open_hindsight(meta["seed"], set(self.completed))
+            self._open_policies(meta, set(self.completed))
             return
         out.mkdir(parents=True, exist_ok=True)
         (out / "config.json").write_text(json.dumps(meta, indent=2) + "\n")
@@ -208,6 +219,15 @@ class ResultsWriter:
         self.store = HandStore(out / "hands.sqlite")
         if hindsight:
             self._open_hindsight(meta["seed"], set())
+        self._open_policies(meta, set())
+
+    def _open_policies(self, meta: dict, keep: set[int]) -> None:
+        """Open policies.bin for appending where the run records all-holdings answers, keeping only the
+        records of the sessions in `keep`."""
+        if meta.get("log_policies"):
+            path = self.out / POLICIES_FILE
+            keep_sessions(path, keep)
+            self.policies = open(path, "ab")  # noqa: SIM115 - closed in close()
 
     def _open_hindsight(self, seed: int, keep: set[int]) -> None:
         """Open hindsight.jsonl for appending, keeping only the lines of the sessions in `keep` (a resumed
@@ -268,6 +288,9 @@ class ResultsWriter:
             [o.hand, o.deal, o.session, " ".join(map(str, o.positions)), *o.nets] for o in outcomes
         )
         self.csv_file.flush()
+        if self.policies is not None:  # before the hindsight lines: a hand there always has its record
+            self.policies.writelines(o.policies for o in outcomes if o.policies is not None)
+            self.policies.flush()
         if self.hindsight is not None:
             played = [o for o in outcomes if o.history is not None]
             if played:
@@ -307,6 +330,8 @@ class ResultsWriter:
                 self.csv_file.close()
                 if self.hindsight is not None:
                     self.hindsight.close()
+                if self.policies is not None:
+                    self.policies.close()
             finally:
                 self.store.close()
         except (OSError, sqlite3.Error) as exc:
@@ -331,6 +356,8 @@ class ResultsWriter:
         partial.replace(path)
         if self.hindsight is not None:
             _sort_hindsight(self.out / "hindsight.jsonl")
+        if self.policies is not None:
+            sort_records(self.out / POLICIES_FILE)
         write_summary(self.out, result)
 
 

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.players import AgentSpec, IsolatedPlayer, LocalPlayer, bot_folder
+from pokerlab.arena.policy_record import encode
 from pokerlab.arena.seating import duplicate_positions, ring_positions
 from pokerlab.arena.store import HandEncoder
 from pokerlab.arena.table import MAX_FAULTS, DecisionLog, Table
@@ -37,8 +38,9 @@ PROGRESS_EVERY = 0.4
 
 class HandOutcome(NamedTuple):
     """One played hand: its number, deal and session, the agent (seat) at each position, each agent's net
-    chips (by seat), and, where asked for, its history as the hand store's row (`HandEncoder`) and the
-    decision log."""
+    chips (by seat), and, where asked for, its history as the hand store's row (`HandEncoder`), the
+    decision log and the record of its all-holdings answers (`pokerlab.arena.policy_record`; None for a
+    hand without one)."""
 
     hand: int
     deal: int
@@ -47,6 +49,7 @@ class HandOutcome(NamedTuple):
     nets: tuple[int, ...]
     history: tuple | None = None
     decisions: tuple[DecisionLog, ...] | None = None
+    policies: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +137,7 @@ class SessionJob:
     tolerate_faults: bool = False
     sandbox: str = "required"
     hidden: tuple[str, ...] = ()
+    log_policies: bool = False
 
 
 def make_table(job: SessionJob) -> Table:
@@ -163,6 +167,7 @@ def make_table(job: SessionJob) -> Table:
         job.log_decisions,
         max_faults=job.max_faults,
         tolerate_faults=job.tolerate_faults,
+        log_policies=job.log_policies,
     )
 
 
@@ -210,6 +215,11 @@ def run_session(
             table.close()
 
 
+def _policies(hand: int, job: SessionJob, table: Table) -> bytes | None:
+    """The hand's record of all-holdings answers, where it has any."""
+    return encode(hand, job.session, table.policies) if table.policies else None
+
+
 def _duplicate_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome]:
     config, n, k = job.config, len(job.specs), job.rotation
     positions = duplicate_positions(n)[k]
@@ -232,6 +242,7 @@ def _duplicate_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome]:
             tuple([nets[p] for p in positions]),
             encoder.encode(state, stacks, labels) if encoder else None,
             tuple(table.decisions) if job.log_decisions else None,
+            _policies(d * n + k, job, table),
         )
 
 
@@ -276,4 +287,5 @@ def _ring_hands(job: SessionJob, table: Table) -> Iterator[HandOutcome | EndedEa
             tuple(nets),
             encoder.encode(state, stacks, tuple([job.labels[s] for s in order])) if encoder else None,
             tuple(table.decisions) if job.log_decisions else None,
+            _policies(d, job, table),
         )

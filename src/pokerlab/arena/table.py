@@ -36,8 +36,11 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from pokerlab.actions import CALL, check_or_fold
 from pokerlab.agents.base import split_decision
+from pokerlab.agents.policy import blind_view, holdings_policy_refusal
 from pokerlab.arena.players import AgentFailure, AgentSpec, Disconnected, IsolatedPlayer, LocalPlayer, Timeout
 from pokerlab.engine import GameConfig, HandState, SeatView, hand_end, hand_start, seat_view
 from pokerlab.errors import BotFault, IllegalAction
@@ -94,6 +97,7 @@ class Table:
         max_faults: int = MAX_FAULTS,
         tolerate_faults: bool = True,
         strict: bool = False,
+        log_policies: bool = False,
     ) -> None:
         self.players = list(players)
         self.strict = strict
@@ -103,10 +107,14 @@ class Table:
         self.labels = list(labels)
         self.action_timeout = action_timeout
         self.log_decisions = log_decisions
+        self.log_policies = log_policies
         self.seat_configs = [copy.copy(config) for _ in self.players]
         self._fresh_seats()
         self.state: HandState | None = None
         self.decisions: list[DecisionLog] = []
+        #: with ``log_policies``: (action index, float[1326, 3]) of the hand's decisions whose agent
+        #: answered the all-holdings policy query (`pokerlab.arena.policy_record`)
+        self.policies: list[tuple[int, np.ndarray]] = []
         self.people: frozenset[int] = frozenset()
 
     def new_session(self, entropies: Sequence[list[int]], agents=None) -> None:
@@ -147,6 +155,14 @@ class Table:
         # local agents without a deadline are asked directly (the fast path of research runs)
         self.direct = [
             p.agent.act if isinstance(p, LocalPlayer) and self.action_timeout is None else None
+            for p in players
+        ]
+        # with log_policies, the in-process agents that answer the all-holdings query (isolated ones are
+        # never asked: their code does not run here)
+        self.queries = [
+            p.agent.policy_for_holdings
+            if self.log_policies and isinstance(p, LocalPlayer) and holdings_policy_refusal(p.agent) is None
+            else None
             for p in players
         ]
 
@@ -202,6 +218,7 @@ class Table:
         self.seats = seats = tuple(seats)
         self.people = people
         self.decisions = []
+        self.policies = []
         self.hand_observers = [j for j in self.observers if j in seats and j not in people]
         for j in self.begin_listeners:
             if j in seats and j not in people:
@@ -211,7 +228,10 @@ class Table:
     def step(self) -> None:
         """Ask the player to act, apply the action and tell the observers."""
         view = self.view()
-        self.apply(*self.ask(self.seats[view.position], view))
+        j = self.seats[view.position]
+        if self.log_policies and self.queries[j] is not None:  # before it acts, on the same state
+            self.policies.append((len(self.state.actions), self.queries[j](blind_view(view))))
+        self.apply(*self.ask(j, view))
         if self.hand_observers:
             self.tell_observers()
 
@@ -300,7 +320,12 @@ class Table:
         self.start_hand(state, seats)
         seats = self.seats
         direct = self.direct
-        if self.hand_observers or self.log_decisions or None in [direct[j] for j in seats]:
+        if (
+            self.hand_observers
+            or self.log_decisions
+            or self.log_policies
+            or None in [direct[j] for j in seats]
+        ):
             step = self.step
             while state.actor >= 0:
                 step()

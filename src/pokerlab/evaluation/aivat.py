@@ -68,6 +68,7 @@ from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
 from pokerlab.agents.policy import blind_view, holdings_policy_refusal
 from pokerlab.analysis.strength import uniform_holding_strengths
+from pokerlab.arena.policy_record import POLICIES_FILE, decode, read_policies
 from pokerlab.cards import CARD_MASKS
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.view import seat_view
@@ -91,30 +92,44 @@ TIERS = ("chance", "actions", "imaginary")
 SAMPLES_PREFLOP = 300
 
 
+def conditional_rows(policy: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """float[n, 3]: P(fold, call, raise | the hand so far) of each row of `policy` (n x 3 probabilities)
+    drawn with one uniform u for the hand, u known to lie in [lo, hi) of that row (zeros where the interval
+    is empty: the actions taken were impossible together)."""
+    policy = np.asarray(policy, dtype=np.float64)
+    edges = np.concatenate([np.zeros((len(policy), 1)), np.cumsum(policy, axis=1)], axis=1)
+    edges[:, -1] = 1.0
+    lo, hi = np.asarray(lo, dtype=np.float64)[:, None], np.asarray(hi, dtype=np.float64)[:, None]
+    overlap = np.clip(np.minimum(edges[:, 1:], hi) - np.maximum(edges[:, :-1], lo), 0.0, None)
+    width = hi - lo
+    return np.divide(overlap, width, out=np.zeros_like(overlap), where=width > 0)
+
+
+def narrowed_rows(
+    policy: np.ndarray, lo: np.ndarray, hi: np.ndarray, action: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(lo, hi) of each row's interval of the hand's uniform once `action` was drawn from that row."""
+    edges = np.concatenate([np.zeros((len(policy), 1)), np.cumsum(policy, axis=1)], axis=1)
+    edges[:, -1] = 1.0
+    return np.maximum(lo, edges[:, action]), np.minimum(hi, edges[:, action + 1])
+
+
 def conditional(
     probabilities: tuple[float, float, float], interval: tuple[float, float] | None
 ) -> np.ndarray:
     """P(fold, call, raise | the hand so far) of a decision drawn from `probabilities` with the hand's one
     uniform u known to lie in `interval` (None: a fresh uniform, the probabilities themselves)."""
-    p = np.asarray(probabilities, dtype=np.float64)
     if interval is None:
-        return p
-    lo, hi = interval
-    if hi <= lo:  # the actions taken were impossible together: nothing is possible any more
-        return np.zeros(3)
-    edges = np.concatenate([[0.0], np.cumsum(p)])
-    edges[-1] = 1.0
-    overlap = np.clip(np.minimum(edges[1:], hi) - np.maximum(edges[:-1], lo), 0.0, None)
-    return overlap / (hi - lo)
+        return np.asarray(probabilities, dtype=np.float64)
+    return conditional_rows(np.asarray([probabilities]), [interval[0]], [interval[1]])[0]
 
 
 def narrowed(
     probabilities: tuple[float, float, float], interval: tuple[float, float], action: int
 ) -> tuple[float, float]:
     """The interval of the hand's uniform once `action` was drawn from `probabilities`."""
-    edges = np.concatenate([[0.0], np.cumsum(probabilities)])
-    edges[-1] = 1.0
-    return max(interval[0], float(edges[action])), min(interval[1], float(edges[action + 1]))
+    lo, hi = narrowed_rows(np.asarray([probabilities]), [interval[0]], [interval[1]], action)
+    return float(lo[0]), float(hi[0])
 
 
 class Aivat:
@@ -196,30 +211,67 @@ def known_by_query(labels: list[str]) -> tuple[dict[str, Agent], dict[str, str]]
 
 
 def with_query(
-    hand: HindsightHand, config: GameConfig, known: dict[str, Agent]
+    hand: HindsightHand,
+    config: GameConfig,
+    known: dict[str, Agent],
+    recorded: frozenset[str] = frozenset(),
+    answers: dict[int, np.ndarray] | None = None,
 ) -> tuple[HindsightHand, dict]:
-    """`hand` with the probabilities of its known-by-query seats' decisions filled in from their query,
-    and {action index: float[1326, 3], the query's answer}; one `ConfigError` line where the seat's
-    recorded triple or its action disagrees with its query."""
+    """`hand` with the probabilities of its known seats' decisions filled in from their query, and
+    {action index: float[1326, 3], the query's answer}; the seats named in `recorded` answer from `answers`,
+    the hand's record of what they answered during the match (`pokerlab.arena.policy_record`), the others
+    in `known` are asked afresh. One `ConfigError` line where a recorded answer is missing, or where the
+    seat's recorded triple or its action disagrees with its answer."""
     state = hand.start(config)
     actions, policies = [], {}
-    for i, (p, action, recorded) in enumerate(hand.actions):
-        agent = known.get(hand.names[p])
-        if agent is not None:
-            policy = np.asarray(agent.policy_for_holdings(blind_view(seat_view(state, p, config=config))))
-            row = policy[HOLDING_INDEX[hand.holes[2 * p], hand.holes[2 * p + 1]]]
-            if not row[action] > 0 or recorded is not None and not np.allclose(recorded, row, atol=1e-6):
+    for i, (p, action, recorded_triple) in enumerate(hand.actions):
+        name = hand.names[p]
+        agent = known.get(name)
+        if name in recorded:
+            if answers is None or i not in answers:
                 raise ConfigError(
-                    f"hand {hand.hand}: {hand.names[p]} took {NAMES[action]} where its policy query gives "
-                    f"{[round(float(x), 4) for x in row]}"
-                    + ("" if recorded is None else f" and its record {list(recorded)}")
-                    + ": it did not play the fresh, frozen player's policy (it adapted, or is another bot)"
+                    f"hand {hand.hand}: {POLICIES_FILE} holds no answer for {name}'s decision {i} (its other "
+                    "decisions have one): the record is torn or incomplete; play the match again with "
+                    "--log-policies"
                 )
-            policies[i] = policy
-            recorded = tuple(float(x) for x in row)
-        actions.append((p, action, recorded))
+            policy = np.asarray(answers[i], dtype=np.float64)
+        elif agent is not None:
+            policy = np.asarray(agent.policy_for_holdings(blind_view(seat_view(state, p, config=config))))
+        else:
+            actions.append((p, action, recorded_triple))
+            state.act(action)
+            continue
+        row = policy[HOLDING_INDEX[hand.holes[2 * p], hand.holes[2 * p + 1]]]
+        # float32 answers in policies.bin: agreement to their precision
+        if not row[action] > 0 or (
+            recorded_triple is not None and not np.allclose(recorded_triple, row, atol=1e-6)
+        ):
+            raise ConfigError(
+                f"hand {hand.hand}: {name} took {NAMES[action]} where its policy query gives "
+                f"{[round(float(x), 4) for x in row]}"
+                + ("" if recorded_triple is None else f" and its record {list(recorded_triple)}")
+                + (
+                    ": its recorded answer is not what it played (its query and its act disagree)"
+                    if name in recorded
+                    else ": it did not play the fresh, frozen player's policy (it adapted, or is another bot)"
+                )
+            )
+        policies[i] = policy
+        actions.append((p, action, tuple(float(x) for x in row)))
         state.act(action)
     return replace(hand, actions=tuple(actions)), policies
+
+
+def recorded_seats(hands: list[HindsightHand], answers: dict[int, bytes]) -> frozenset[str]:
+    """The labels whose decisions have recorded all-holdings answers in policies.bin (those of in-process
+    players that answer the query, asked by the arena with --log-policies)."""
+    seats = set()
+    for hand in hands:
+        if hand.hand in answers:
+            seats |= {
+                hand.names[hand.actions[i][0]] for i in decode(answers[hand.hand]) if i < len(hand.actions)
+            }
+    return frozenset(seats)
 
 
 @dataclass(frozen=True)
@@ -292,9 +344,14 @@ class Imaginary:
                     stack.append((child, part))
         return out
 
-    def hand(self, hand: HindsightHand, policies: dict[int, np.ndarray], known: int) -> np.ndarray:
-        """X by position (chips) of the imaginary observations over position `known`'s holdings."""
+    def hand(
+        self, hand: HindsightHand, policies: dict[int, np.ndarray], known: int, shared: bool = False
+    ) -> np.ndarray:
+        """X by position (chips) of the imaginary observations over position `known`'s holdings; `shared`:
+        the seat draws all its decisions of a hand from one uniform (its P(a | g, hand so far) then narrows
+        each holding's interval of the draw, `conditional_rows`)."""
         k, u = known, 1 - known
+        lo, hi = np.zeros(NUM_HOLDINGS), np.ones(NUM_HOLDINGS)
         weights = np.ones(NUM_HOLDINGS)
         weights[
             (HOLDING_MASKS & (CARD_MASKS[hand.holes[2 * u]] | CARD_MASKS[hand.holes[2 * u + 1]])) != 0
@@ -310,7 +367,9 @@ class Imaginary:
         for i, (p, action, _) in enumerate(hand.actions):
             board, r = state.board_seen, state.round
             if p == k:
-                policy = policies[i]
+                policy = conditional_rows(policies[i], lo, hi) if shared else policies[i]
+                if shared:
+                    lo, hi = narrowed_rows(policies[i], lo, hi, action)
                 expected = 0.0
                 for a in state.legal_actions():
                     child = state.copy()
@@ -351,25 +410,39 @@ def aivat_of_folder(
     unknown = sorted(set(shared_uniform) - set(record.labels))
     if unknown:
         raise ConfigError(f"--shared-uniform names {unknown}, not seats of {str(out)!r} ({record.labels})")
-    known, why = known_by_query(record.labels)
-    if not known and not any(q is not None for hand in record.hands for _, _, q in hand.actions):
+    answers = read_policies(out) or {}
+    recorded = recorded_seats(record.hands, answers)
+    known, why = known_by_query([label for label in record.labels if label not in recorded])
+    if not known and not recorded and not any(q is not None for h in record.hands for _, _, q in h.actions):
         raise ConfigError(
             f"{str(out)!r} records no decision probabilities and no seat is known by its policy query ("
             + "; ".join(f"{label}: {reason}" for label, reason in why.items())
             + "): AIVAT's actions tier needs an agent that gives them (loki2-triples, ...) and a match "
-            "played with --log-decisions, or a fixed player answering the query (a stereotype, call, td:DIR)"
+            "played with --log-decisions, a fixed player answering the query (a stereotype, call, td:DIR), "
+            "or a match played with --log-policies by a player that answers it in process (loki1, ...)"
         )
     aivat = Aivat(record.config, seed, samples, frozenset(shared_uniform))
     imaginary = Imaginary(record.config, seed, samples_preflop)
     tiers = {}
     for hand in record.hands:
-        hand, policies = with_query(hand, record.config, known) if known else (hand, {})
+        if known or recorded:
+            hand, policies = with_query(hand, record.config, known, recorded, decoded(answers, hand))
         x = list(aivat.hand(hand))
-        if known:
-            positions = [p for p in range(2) if hand.names[p] in known]
-            x.append(np.mean([imaginary.hand(hand, policies, k) for k in positions], axis=0))
+        if known or recorded:
+            positions = [p for p in range(2) if hand.names[p] in known or hand.names[p] in recorded]
+            x.append(
+                np.mean(
+                    [imaginary.hand(hand, policies, k, hand.names[k] in shared_uniform) for k in positions],
+                    axis=0,
+                )
+            )
         tiers[hand.hand] = x
-    names = TIERS if known else TIERS[:2]
+    names = TIERS if known or recorded else TIERS[:2]
     return {
         tier: seat_estimates(record, lambda hand, k=k: tiers[hand.hand][k]) for k, tier in enumerate(names)
     }
+
+
+def decoded(answers: dict[int, bytes], hand: HindsightHand) -> dict[int, np.ndarray] | None:
+    """The hand's recorded answers ({action index: float32[1326, 3]}), None where it has no record."""
+    return decode(answers[hand.hand]) if hand.hand in answers else None

@@ -201,6 +201,7 @@ def match_then_evaluate(play) -> object:
         if not args.out:
             raise ConfigError("--evaluate reads the match's results folder: give --out")
         args.log_decisions = args.log_decisions or args.evaluate == "aivat"
+        args.log_policies = args.log_policies or args.evaluate == "aivat"
         if not args.json:
             status = play(args)
             print(evaluate_folder(args.out, args.evaluate, seed=0))
