@@ -38,14 +38,23 @@ def encode(hand: int, session: int, policies: Sequence[tuple[int, np.ndarray]]) 
     """One hand's record from its (action index, float[1326, 3]) answers."""
     parts = [struct.pack("<H", len(policies))]
     for index, policy in policies:
-        rows, inverse = np.unique(np.asarray(policy, dtype="<f4"), axis=0, return_inverse=True)
-        parts += [
-            struct.pack("<HH", index, len(rows)),
-            rows.astype("<f4").tobytes(),
-            inverse.reshape(-1).astype("<u2").tobytes(),
-        ]
+        rows, inverse = distinct_rows(np.ascontiguousarray(policy, dtype="<f4"))
+        parts += [struct.pack("<HH", index, len(rows)), rows.tobytes(), inverse.astype("<u2").tobytes()]
     payload = zlib.compress(b"".join(parts), 6)
     return HEADER.pack(MAGIC, hand, session, len(payload), zlib.crc32(payload)) + payload
+
+
+def distinct_rows(policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct rows of float32 `policy` in sorted order, each row's index among them): np.unique's
+    answer along axis 0, by a lexsort of the rows' bits (a tenth of its time)."""
+    bits = policy.view("<u4")
+    order = np.lexsort(bits.T[::-1])
+    ranked = bits[order]
+    new = np.ones(len(policy), dtype=bool)
+    new[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
+    inverse = np.empty(len(policy), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return policy[order[new]], inverse
 
 
 def decode(payload: bytes) -> dict[int, np.ndarray]:
