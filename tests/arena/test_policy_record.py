@@ -1,7 +1,7 @@
 """policies.bin (match --log-policies): asking a learning agent for its all-holdings answer before each of
 its decisions changes nothing it plays; the record keeps what it answered then (not what a fresh copy
 answers), compactly, and is the same bytes for any number of workers and after a killed run is resumed;
-isolated bots are never asked; a torn record is left out, a damaged one refused."""
+players outside the table's process are never asked; a torn record is left out, a damaged one refused."""
 
 import numpy as np
 import pytest
@@ -11,6 +11,7 @@ from pokerlab.actions import RAISE
 from pokerlab.agents import Agent, Decision
 from pokerlab.agents.policy import blind_view, board_clash
 from pokerlab.arena import output
+from pokerlab.arena.players import AgentSpec, LocalPlayer
 from pokerlab.arena.policy_record import (
     POLICIES_FILE,
     decode,
@@ -19,6 +20,8 @@ from pokerlab.arena.policy_record import (
     read_policies,
     records,
 )
+from pokerlab.arena.table import Table
+from pokerlab.engine import GameConfig
 from pokerlab.engine.view import seat_view
 from pokerlab.errors import CorruptData
 from pokerlab.evaluation.hindsight import read_hindsight
@@ -123,10 +126,10 @@ def test_encoding_round_trips_and_stays_small():
 
 def test_the_same_bytes_for_two_workers_and_after_a_killed_run_resumes(tmp_path, monkeypatch):
     lineup = [Learner(), "tight-passive"]
-    options = dict(seed=5, block=15, sessions=3, log_policies=True)
+    options = dict(seed=5, block=10, sessions=3, log_policies=True)
     whole, farmed, killed = tmp_path / "whole", tmp_path / "farmed", tmp_path / "killed"
-    play_match(lineup, 90, out=whole, **options)
-    play_match(lineup, 90, out=farmed, workers=2, **options)
+    play_match(lineup, 60, out=whole, **options)
+    play_match(lineup, 60, out=farmed, workers=2, **options)
     assert (farmed / POLICIES_FILE).read_bytes() == (whole / POLICIES_FILE).read_bytes()
     real_add, seen = output.ResultsWriter.add, []
 
@@ -141,16 +144,32 @@ def test_the_same_bytes_for_two_workers_and_after_a_killed_run_resumes(tmp_path,
     with monkeypatch.context() as m:
         m.setattr(output.ResultsWriter, "add", add)
         with pytest.raises(KeyboardInterrupt):
-            play_match(lineup, 90, out=killed, **options)
+            play_match(lineup, 60, out=killed, **options)
     played = (killed / "hands.csv").read_text().count("\n") - 1
     assert len(read_policies(killed)) == played > 0  # the blocks written; the torn record left out
-    play_match(lineup, 90, out=killed, resume=True, **options)
+    play_match(lineup, 60, out=killed, resume=True, **options)
     assert (killed / POLICIES_FILE).read_bytes() == (whole / POLICIES_FILE).read_bytes()
 
 
-def test_sandboxed_bots_are_not_asked(tmp_path):
-    play_match(["loose-passive", "call"], 12, seed=2, out=tmp_path / "m", isolate=True, log_policies=True)
-    assert read_policies(tmp_path / "m") == {}
+class Elsewhere:
+    """Stands for an isolated or remote player: its agent's code does not run in the table's process."""
+
+    wants_begin = wants_observe = wants_end = False
+
+    def new_session(self, entropy, agent=None) -> None:
+        pass
+
+
+def test_only_in_process_agents_that_answer_are_asked():
+    spec = AgentSpec.of("tight-passive", True)
+    table = Table(
+        [LocalPlayer(spec), Elsewhere(), LocalPlayer(AgentSpec.of("loki2", True))],
+        GameConfig(),
+        ["tight-passive", "sandboxed", "loki2"],
+        log_policies=True,
+    )
+    table.new_session([[1, j] for j in range(3)])
+    assert callable(table.queries[0]) and table.queries[1:] == [None, None]  # loki2 simulates: no query
 
 
 def test_distinct_rows_are_numpys_unique_rows():

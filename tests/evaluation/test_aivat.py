@@ -87,10 +87,11 @@ def test_what_aivat_cannot_evaluate_gets_one_line(tmp_path):
 
 def test_evaluate_and_match_evaluate_on_the_command_line(tmp_path, capsys):
     rr = tmp_path / "round-robin"
-    assert main(["match", "--agents", "loki2-triples,call", "--hands", "60", "--seed", "1", "--out",
+    assert main(["match", "--agents", "loose-aggressive,call", "--hands", "60", "--seed", "1", "--out",
                  str(rr / "a"), "--evaluate", "aivat", "--no-progress"]) == 0  # fmt: skip
     text = capsys.readouterr().out
-    assert "aivat-chance" in text and "aivat-actions" in text and "digest" in text
+    assert "aivat-chance" in text and "aivat-imaginary" in text and "digest" in text
+    assert (rr / "a" / "policies.bin").stat().st_size > 0  # --evaluate aivat records the answers
     assert main(["match", "--agents", "raise,call", "--hands", "60", "--seed", "1", "--out", str(rr / "b"),
                  "--no-progress"]) == 0  # fmt: skip
     assert main(["match", "--agents", "raise,loki2-triples", "--hands", "60", "--seed", "1", "--out",

@@ -260,7 +260,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--log-policies",
         action="store_true",
-        help="ask every in-process agent that answers the all-holdings policy query for its answer before "
+        help="ask every in-process agent that answers the all-holdings policy query for its answer at "
         "each of its decisions, kept in policies.bin (for AIVAT; sandboxed bots are not asked)",
     )
     add_game_options(p)

@@ -226,8 +226,9 @@ def play_match(
     (``block`` hands). ``action_timeout`` (seconds) checks or folds for a player who answers late;
     ``rebuy`` restores the stacks every so many hands of a session (real stacks only); ``isolate``,
     ``sandbox``, ``max_faults``, ``tolerate_faults`` and ``pin``: see the module doc. ``log_policies``
-    asks every in-process agent that answers the all-holdings policy query, before each of its decisions,
-    for its answer, kept in ``out``'s policies.bin (`pokerlab.arena.policy_record`); asking changes no play.
+    asks every in-process agent that answers the all-holdings policy query at each of its decisions
+    (once it has acted, on the same view) for its answer, kept in ``out``'s policies.bin
+    (`pokerlab.arena.policy_record`); asking changes no play.
 
     ``resume`` continues a killed run in ``out`` (started with the same arguments, else `ConfigError`):
     sessions it completed are read back, every other session is played again from its first hand, so

@@ -229,9 +229,12 @@ class Table:
         """Ask the player to act, apply the action and tell the observers."""
         view = self.view()
         j = self.seats[view.position]
-        if self.log_policies and self.queries[j] is not None:  # before it acts, on the same state
+        decision = self.ask(j, view)
+        if self.log_policies and self.queries[j] is not None:
+            # asked once it has acted, on the same view: a learner counts the opponents' latest actions
+            # as it acts, so its answer then is the policy it played (asked before, it can lag)
             self.policies.append((len(self.state.actions), self.queries[j](blind_view(view))))
-        self.apply(*self.ask(j, view))
+        self.apply(*decision)
         if self.hand_observers:
             self.tell_observers()
 

@@ -28,14 +28,24 @@ actions tier its probabilities where the record has none; a recorded triple must
 action taken must have a positive probability, else the seat did not play the policy it answers (it
 adapted, or it is another program) and the evaluation stops with one line. A player that learns during
 the match (Loki-1's opponent model, an untrained TD player) is not known by its query: at each decision
-its policy was that of what it had learned by then, which the evaluator cannot rebuild (the hindsight
-record keeps one triple per decision, not the all-holdings answers the imaginary tier would need).
+its policy was that of what it had learned by then, which a fresh copy cannot give.
+
+A seat is *known by its recorded answers* when the match ran with ``--log-policies``: the arena asked it,
+in process, before each of its decisions, for its all-holdings answer (`pokerlab.arena.policy_record`),
+so a learner's answers are those of what it had learned by then. They stand in for the query's (the
+recorded answers of a fixed player too). The answers are P(a | g, the hand so far): a seat that draws
+its hand from one uniform (Loki-2) answers its later decisions already narrowed, so its recorded triple
+must be the row or the row's share of the interval its earlier actions left. Answers that contradict
+what the seat played (the action taken at probability 0, or another triple) are not its policy: the
+seat is then evaluated as if it had given none, with a warning (a learner whose query lags what its act
+has learned within the hand does this now and then). A hand without its record stops with one line.
 
 * tier ``imaginary`` (Burch et al. 2018, "imaginary observations"; Bowling et al. 2008): for each seat
-  K known by its query, with U the other seat, U's view of the hand is averaged over K's holdings g that
-  U cannot rule out (not meeting U's cards nor the board dealt so far), each weighted by K's reach
-  w(g) = prod over K's decisions of P(a | g, public history) from the query (Bayes; the chance
-  probabilities are equal across g and cancel). With W-bar(O) = sum_g w(g) W(g, O) / sum_g w(g),
+  K known by its query or by its recorded answers, with U the other seat, U's view of the hand is
+  averaged over K's holdings g that U cannot rule out (not meeting U's cards nor the board dealt so
+  far), each weighted by K's reach w(g) = prod over K's decisions of P(a | g, public history) from
+  the query (Bayes; the chance probabilities are equal across g and cancel). With
+  W-bar(O) = sum_g w(g) W(g, O) / sum_g w(g),
 
       X_K = u-bar(end) - [W-bar(after the deal) - E W-bar(after the deal)]
             - sum over cards [W-bar(O x) - W-bar(O)]
@@ -59,6 +69,7 @@ to the chance tier for those decisions.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -86,32 +97,12 @@ from pokerlab.evaluation.lbr import win_ties, win_ties_over
 from pokerlab.evaluation.stats import SeatEstimates
 from pokerlab.holdings import HOLDING_INDEX, HOLDING_MASKS, NUM_HOLDINGS
 
+log = logging.getLogger(__name__)
+
 #: The tiers, in order of what they correct.
 TIERS = ("chance", "actions", "imaginary")
 #: Boards drawn for a pre-flop all-in equity of the imaginary tier.
 SAMPLES_PREFLOP = 300
-
-
-def conditional_rows(policy: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """float[n, 3]: P(fold, call, raise | the hand so far) of each row of `policy` (n x 3 probabilities)
-    drawn with one uniform u for the hand, u known to lie in [lo, hi) of that row (zeros where the interval
-    is empty: the actions taken were impossible together)."""
-    policy = np.asarray(policy, dtype=np.float64)
-    edges = np.concatenate([np.zeros((len(policy), 1)), np.cumsum(policy, axis=1)], axis=1)
-    edges[:, -1] = 1.0
-    lo, hi = np.asarray(lo, dtype=np.float64)[:, None], np.asarray(hi, dtype=np.float64)[:, None]
-    overlap = np.clip(np.minimum(edges[:, 1:], hi) - np.maximum(edges[:, :-1], lo), 0.0, None)
-    width = hi - lo
-    return np.divide(overlap, width, out=np.zeros_like(overlap), where=width > 0)
-
-
-def narrowed_rows(
-    policy: np.ndarray, lo: np.ndarray, hi: np.ndarray, action: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """(lo, hi) of each row's interval of the hand's uniform once `action` was drawn from that row."""
-    edges = np.concatenate([np.zeros((len(policy), 1)), np.cumsum(policy, axis=1)], axis=1)
-    edges[:, -1] = 1.0
-    return np.maximum(lo, edges[:, action]), np.minimum(hi, edges[:, action + 1])
 
 
 def conditional(
@@ -119,17 +110,25 @@ def conditional(
 ) -> np.ndarray:
     """P(fold, call, raise | the hand so far) of a decision drawn from `probabilities` with the hand's one
     uniform u known to lie in `interval` (None: a fresh uniform, the probabilities themselves)."""
+    p = np.asarray(probabilities, dtype=np.float64)
     if interval is None:
-        return np.asarray(probabilities, dtype=np.float64)
-    return conditional_rows(np.asarray([probabilities]), [interval[0]], [interval[1]])[0]
+        return p
+    lo, hi = interval
+    if hi <= lo:  # the actions taken were impossible together: nothing is possible any more
+        return np.zeros(3)
+    edges = np.concatenate([[0.0], np.cumsum(p)])
+    edges[-1] = 1.0
+    overlap = np.clip(np.minimum(edges[1:], hi) - np.maximum(edges[:-1], lo), 0.0, None)
+    return overlap / (hi - lo)
 
 
 def narrowed(
     probabilities: tuple[float, float, float], interval: tuple[float, float], action: int
 ) -> tuple[float, float]:
     """The interval of the hand's uniform once `action` was drawn from `probabilities`."""
-    lo, hi = narrowed_rows(np.asarray([probabilities]), [interval[0]], [interval[1]], action)
-    return float(lo[0]), float(hi[0])
+    edges = np.concatenate([[0.0], np.cumsum(probabilities)])
+    edges[-1] = 1.0
+    return max(interval[0], float(edges[action])), min(interval[1], float(edges[action + 1]))
 
 
 class Aivat:
@@ -180,6 +179,14 @@ class Aivat:
         return np.array([result.x, result.x - result.corrections])
 
 
+class Disagreement(ConfigError):
+    """A seat's query answer contradicts what it played (its action, or the probabilities it reported)."""
+
+    def __init__(self, seat: str, message: str) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
 #: Action names for the one-line errors.
 NAMES = ("fold", "call", "raise")
 
@@ -224,7 +231,8 @@ def with_query(
     seat's recorded triple or its action disagrees with its answer."""
     state = hand.start(config)
     actions, policies = [], {}
-    for i, (p, action, recorded_triple) in enumerate(hand.actions):
+    intervals: dict[int, tuple[float, float]] = {}  # of a hand-long uniform, from each seat's triples
+    for i, (p, action, triple) in enumerate(hand.actions):
         name = hand.names[p]
         agent = known.get(name)
         if name in recorded:
@@ -238,28 +246,37 @@ def with_query(
         elif agent is not None:
             policy = np.asarray(agent.policy_for_holdings(blind_view(seat_view(state, p, config=config))))
         else:
-            actions.append((p, action, recorded_triple))
+            actions.append((p, action, triple))
             state.act(action)
             continue
         row = policy[HOLDING_INDEX[hand.holes[2 * p], hand.holes[2 * p + 1]]]
-        # float32 answers in policies.bin: agreement to their precision
-        if not row[action] > 0 or (
-            recorded_triple is not None and not np.allclose(recorded_triple, row, atol=1e-6)
-        ):
-            raise ConfigError(
+        if not row[action] > 0 or triple is not None and not _agrees(row, triple, intervals.get(p)):
+            raise Disagreement(
+                name,
                 f"hand {hand.hand}: {name} took {NAMES[action]} where its policy query gives "
                 f"{[round(float(x), 4) for x in row]}"
-                + ("" if recorded_triple is None else f" and its record {list(recorded_triple)}")
+                + ("" if triple is None else f" and its record {list(triple)}")
                 + (
                     ": its recorded answer is not what it played (its query and its act disagree)"
                     if name in recorded
                     else ": it did not play the fresh, frozen player's policy (it adapted, or is another bot)"
-                )
+                ),
             )
+        if triple is not None:
+            intervals[p] = narrowed(triple, intervals.get(p, (0.0, 1.0)), action)
         policies[i] = policy
         actions.append((p, action, tuple(float(x) for x in row)))
         state.act(action)
     return replace(hand, actions=tuple(actions)), policies
+
+
+def _agrees(row: np.ndarray, triple: tuple, interval: tuple[float, float] | None) -> bool:
+    """Whether a query's row (P(a | the hand so far), float32 where recorded) is the `Decision`'s triple, or,
+    for a seat that draws the whole hand from one uniform, the triple's share of the `interval` its
+    earlier triples and actions left (the query answers given the hand so far)."""
+    return np.allclose(row, triple, atol=1e-6) or (
+        interval is not None and np.allclose(row, conditional(triple, interval), atol=1e-6)
+    )
 
 
 def recorded_seats(hands: list[HindsightHand], answers: dict[int, bytes]) -> frozenset[str]:
@@ -344,14 +361,9 @@ class Imaginary:
                     stack.append((child, part))
         return out
 
-    def hand(
-        self, hand: HindsightHand, policies: dict[int, np.ndarray], known: int, shared: bool = False
-    ) -> np.ndarray:
-        """X by position (chips) of the imaginary observations over position `known`'s holdings; `shared`:
-        the seat draws all its decisions of a hand from one uniform (its P(a | g, hand so far) then narrows
-        each holding's interval of the draw, `conditional_rows`)."""
+    def hand(self, hand: HindsightHand, policies: dict[int, np.ndarray], known: int) -> np.ndarray:
+        """X by position (chips) of the imaginary observations over position `known`'s holdings."""
         k, u = known, 1 - known
-        lo, hi = np.zeros(NUM_HOLDINGS), np.ones(NUM_HOLDINGS)
         weights = np.ones(NUM_HOLDINGS)
         weights[
             (HOLDING_MASKS & (CARD_MASKS[hand.holes[2 * u]] | CARD_MASKS[hand.holes[2 * u + 1]])) != 0
@@ -367,9 +379,7 @@ class Imaginary:
         for i, (p, action, _) in enumerate(hand.actions):
             board, r = state.board_seen, state.round
             if p == k:
-                policy = conditional_rows(policies[i], lo, hi) if shared else policies[i]
-                if shared:
-                    lo, hi = narrowed_rows(policies[i], lo, hi, action)
+                policy = policies[i]
                 expected = 0.0
                 for a in state.legal_actions():
                     child = state.copy()
@@ -412,6 +422,19 @@ def aivat_of_folder(
         raise ConfigError(f"--shared-uniform names {unknown}, not seats of {str(out)!r} ({record.labels})")
     answers = read_policies(out) or {}
     recorded = recorded_seats(record.hands, answers)
+    while True:
+        try:
+            return _tiers(out, record, seed, samples, shared_uniform, samples_preflop, answers, recorded)
+        except Disagreement as exc:
+            if exc.seat not in recorded:
+                raise
+            # answers that contradict what the seat played are not its policy: evaluate without them
+            log.warning("%s: its answers in %s are not used (%s)", exc.seat, POLICIES_FILE, exc)
+            recorded -= {exc.seat}
+
+
+def _tiers(out, record, seed, samples, shared_uniform, samples_preflop, answers, recorded):
+    """`aivat_of_folder` with the seats in `recorded` known by their recorded answers."""
     known, why = known_by_query([label for label in record.labels if label not in recorded])
     if not known and not recorded and not any(q is not None for h in record.hands for _, _, q in h.actions):
         raise ConfigError(
@@ -421,7 +444,8 @@ def aivat_of_folder(
             "played with --log-decisions, a fixed player answering the query (a stereotype, call, td:DIR), "
             "or a match played with --log-policies by a player that answers it in process (loki1, ...)"
         )
-    aivat = Aivat(record.config, seed, samples, frozenset(shared_uniform))
+    # a seat with query answers has P(a | the hand so far) from them: its draw needs no narrowing here
+    aivat = Aivat(record.config, seed, samples, frozenset(shared_uniform) - recorded - known.keys())
     imaginary = Imaginary(record.config, seed, samples_preflop)
     tiers = {}
     for hand in record.hands:
@@ -430,12 +454,7 @@ def aivat_of_folder(
         x = list(aivat.hand(hand))
         if known or recorded:
             positions = [p for p in range(2) if hand.names[p] in known or hand.names[p] in recorded]
-            x.append(
-                np.mean(
-                    [imaginary.hand(hand, policies, k, hand.names[k] in shared_uniform) for k in positions],
-                    axis=0,
-                )
-            )
+            x.append(np.mean([imaginary.hand(hand, policies, k) for k in positions], axis=0))
         tiers[hand.hand] = x
     names = TIERS if known or recorded else TIERS[:2]
     return {
