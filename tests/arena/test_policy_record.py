@@ -1,6 +1,7 @@
 """policies.bin (match --log-policies): asking a learning agent for its all-holdings answer before each of
 its decisions changes nothing it plays; the record keeps what it answered then (not what a fresh copy
-answers), compactly, and is the same bytes for any number of workers and after a killed run is resumed;
+answers), compactly (the same bytes for any number of workers and after a killed run is resumed:
+tests/evaluation/test_hindsight.py);
 players outside the table's process are never asked; a torn record is left out, a damaged one refused."""
 
 import numpy as np
@@ -10,7 +11,6 @@ from pokerlab import play_match
 from pokerlab.actions import RAISE
 from pokerlab.agents import Agent, Decision
 from pokerlab.agents.policy import blind_view, board_clash
-from pokerlab.arena import output
 from pokerlab.arena.players import AgentSpec, LocalPlayer
 from pokerlab.arena.policy_record import (
     POLICIES_FILE,
@@ -122,33 +122,6 @@ def test_encoding_round_trips_and_stays_small():
         list(records(bytes(damaged), "x"))
     with pytest.raises(CorruptData, match="no record starts at byte 0"):
         list(records(b"JUNK" + data[4:], "x"))
-
-
-def test_the_same_bytes_for_two_workers_and_after_a_killed_run_resumes(tmp_path, monkeypatch):
-    lineup = [Learner(), "tight-passive"]
-    options = dict(seed=5, block=10, sessions=3, log_policies=True)
-    whole, farmed, killed = tmp_path / "whole", tmp_path / "farmed", tmp_path / "killed"
-    play_match(lineup, 60, out=whole, **options)
-    play_match(lineup, 60, out=farmed, workers=2, **options)
-    assert (farmed / POLICIES_FILE).read_bytes() == (whole / POLICIES_FILE).read_bytes()
-    real_add, seen = output.ResultsWriter.add, []
-
-    def add(self, outcomes):
-        if len(seen) == 3:
-            self.policies.write(outcomes[0].policies[:30])  # a record torn by the kill
-            self.policies.flush()
-            raise KeyboardInterrupt
-        seen.append(1)
-        real_add(self, outcomes)
-
-    with monkeypatch.context() as m:
-        m.setattr(output.ResultsWriter, "add", add)
-        with pytest.raises(KeyboardInterrupt):
-            play_match(lineup, 60, out=killed, **options)
-    played = (killed / "hands.csv").read_text().count("\n") - 1
-    assert len(read_policies(killed)) == played > 0  # the blocks written; the torn record left out
-    play_match(lineup, 60, out=killed, resume=True, **options)
-    assert (killed / POLICIES_FILE).read_bytes() == (whole / POLICIES_FILE).read_bytes()
 
 
 class Elsewhere:

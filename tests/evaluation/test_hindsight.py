@@ -9,6 +9,7 @@ import pytest
 from pokerlab import play_match
 from pokerlab.arena import output
 from pokerlab.arena.dealing import deal_cards
+from pokerlab.arena.policy_record import POLICIES_FILE, read_policies, records
 from pokerlab.arena.store import read_decisions, read_hands
 from pokerlab.errors import ConfigError, CorruptData, SandboxUnavailable
 from pokerlab.evaluation.hindsight import HINDSIGHT_FILE, read_hindsight
@@ -70,11 +71,14 @@ def test_the_record_is_in_hand_order_whatever_the_number_of_workers(tmp_path):
     match writes one hindsight.jsonl for 1 or 2 workers (or a Ray cluster's nodes)."""
     lineup = ["random", "call", "raise"]
     alone, farmed = tmp_path / "one", tmp_path / "two"
-    play_match(lineup, 240, seed=3, block=10, sessions=4, out=alone)
-    play_match(lineup, 240, seed=3, block=10, sessions=4, out=farmed, workers=2)
+    play_match(lineup, 240, seed=3, block=10, sessions=4, out=alone, log_policies=True)
+    play_match(lineup, 240, seed=3, block=10, sessions=4, out=farmed, workers=2, log_policies=True)
     record = (farmed / HINDSIGHT_FILE).read_bytes()
     assert record == (alone / HINDSIGHT_FILE).read_bytes()
     assert [h.hand for h in read_hindsight(farmed).hands] == list(range(240))
+    answers = (farmed / POLICIES_FILE).read_bytes()  # the recorded answers too, in hand order
+    assert answers == (alone / POLICIES_FILE).read_bytes()
+    assert [hand for hand, _, _, _ in records(answers, farmed)] == list(range(240))
 
 
 class Killed(BaseException):
@@ -82,12 +86,17 @@ class Killed(BaseException):
 
 
 def test_a_killed_run_keeps_its_hands_and_resume_writes_the_uninterrupted_record(tmp_path, monkeypatch):
+    """The hindsight record and the recorded answers (policies.bin, "random" answering the query), one
+    record torn by the kill."""
     lineup, whole, killed = ["random", "call"], tmp_path / "whole", tmp_path / "killed"
-    play_match(lineup, 150, seed=5, block=20, sessions=3, out=whole)
+    options = dict(seed=5, block=20, sessions=3, log_policies=True)
+    play_match(lineup, 150, out=whole, **options)
     real_add, seen = output.ResultsWriter.add, []
 
     def add(self, outcomes):
         if len(seen) == 4:
+            self.policies.write(outcomes[0].policies[:30])  # a record torn by the kill
+            self.policies.flush()
             raise Killed
         seen.append(1)
         real_add(self, outcomes)
@@ -95,12 +104,13 @@ def test_a_killed_run_keeps_its_hands_and_resume_writes_the_uninterrupted_record
     with monkeypatch.context() as m:
         m.setattr(output.ResultsWriter, "add", add)
         with pytest.raises(Killed):
-            play_match(lineup, 150, seed=5, block=20, sessions=3, out=killed)
+            play_match(lineup, 150, out=killed, **options)
     played = (killed / "hands.csv").read_text().count("\n") - 1  # the four blocks written
-    assert len(read_hindsight(killed).hands) == played > 0
-    play_match(lineup, 150, seed=5, block=20, sessions=3, out=killed, resume=True)
+    assert len(read_hindsight(killed).hands) == len(read_policies(killed)) == played > 0
+    play_match(lineup, 150, out=killed, resume=True, **options)
     lines = sorted((killed / HINDSIGHT_FILE).read_text().splitlines())
     assert lines == sorted((whole / HINDSIGHT_FILE).read_text().splitlines()) and len(lines) == 150
+    assert (killed / POLICIES_FILE).read_bytes() == (whole / POLICIES_FILE).read_bytes()
 
 
 PEEKER = """
