@@ -100,7 +100,7 @@ def test_evaluate_and_match_evaluate_on_the_command_line(tmp_path, capsys):
     assert main(["evaluate", str(rr), "--method", "divat", "--json"]) == 0
     table = json.loads(capsys.readouterr().out)
     cells = {(c["row"], c["column"]): c["sb_per_hand"] for c in table["cells"]}
-    assert set(table["agents"]) == {"call", "loki2-triples", "raise"} and len(cells) == 6
+    assert set(table["agents"]) == {"call", "loki2-triples", "loose-aggressive", "raise"} and len(cells) == 6
     assert all(cells[(a, b)] == -cells[(b, a)] for a, b in cells)
     assert main(["evaluate", str(rr)]) == 0  # the luck adjustment's crosstable, as text
     assert "mbb/hand" in capsys.readouterr().out
