@@ -24,7 +24,8 @@ from pokerlab.evaluation.stats import EstimatorRow, SeatEstimates, estimator_row
 METHODS = ("luck", "divat", "aivat")
 #: The value function of each method, as the report names it.
 VALUE_FUNCTIONS = {
-    "luck": "all-in equity (exact post-flop, {samples} fresh boards pre-flop)",
+    "luck": "all-in equity (exact post-flop, {samples} fresh boards pre-flop), each street's luck weighted "
+    "by the number of seats (luck.STREET_WEIGHTS)",
     "divat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state)",
     "aivat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state); imaginary tier: "
     "all-in equity once the baseline finishes the round (" + str(aivat.SAMPLES_PREFLOP) + " boards pre-flop)",
@@ -44,7 +45,8 @@ def estimates(
     value = VALUE_FUNCTIONS[method].format(samples=samples)
     if method == "luck":
         found = {"luck": luck.luck_of_folder(results, seed=seed, samples=samples)}
-        return found, value, value_digest("luck", {"samples": samples}, luck)
+        parameters = {"samples": samples, "weights": luck.STREET_WEIGHTS}
+        return found, value, value_digest("luck", parameters, luck)
     digest = value_digest("divat", {"samples": samples, "make": divat.MAKE}, divat)
     if method == "divat":
         return {"divat": divat.divat_of_folder(results, seed, samples)}, value, digest
