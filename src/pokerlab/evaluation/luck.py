@@ -6,7 +6,13 @@ what it has put in (folded seats: e = 0). It is an expectation over the cards to
 at every chance step, and the estimate needs W only before and after each card (the advantage-sum form
 of Zinkevich et al. 2006):
 
-    X_i = u_i - sum over the deal, flop, turn and river of [ W_i(after the card) - W_i(before it) ]
+    X_i = u_i - sum over the deal, flop, turn and river s of weight_s [ W_i(after s) - W_i(before s) ]
+
+Each bracket has mean zero given the hand before its card, so any fixed weights keep X exactly unbiased;
+they decide only the variance. A card that helps a seat is worth more than its share of today's pot, as
+the bets still to come follow it, so the weights that minimise the variance exceed 1: least squares of
+the net on the four brackets (the linear control variate of White & Bowling 2009), fitted on calibration
+matches and fixed here by number of seats (`STREET_WEIGHTS`; heads-up 1, the plain equity value).
 
 Before the deal W_i = pot / n - committed_i exactly (every seat is dealt alike). The equity is exact with
 two cards or fewer to come (1,081 runouts at most) and, before the flop, the mean over fresh random
