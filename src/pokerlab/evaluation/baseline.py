@@ -64,7 +64,7 @@ def folds(record: Hindsight) -> np.ndarray:
     for f in (0, 1):
         counts = np.zeros((n, n), dtype=int)
         for hand, k in zip(record.hands, fold, strict=True):
-            if k == f and hand.players == n:
+            if k == f and hand.players == n and set(hand.names) <= set(record.labels):
                 for p, name in enumerate(hand.names):
                     counts[record.labels.index(name), p] += 1
         if counts.min() != counts.max() or (fold == f).sum() != counts[0].sum():
