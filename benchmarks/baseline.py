@@ -43,10 +43,11 @@ def main() -> None:
     if args.json:
         print(json.dumps({"hands": args.hands, "seconds": seconds, "hands_per_second": rates}))
         return
-    print(f"{args.hands} six-seat hands, CPU time of one core")
-    print(f"{'method':<14}{'hands/s':>10}{'s per 10,000 hands':>20}{'x luck':>8}")
-    for name, rate in rates.items():
-        print(f"{name:<14}{rate:>10.0f}{10_000 / rate:>20.1f}{rate / rates['luck (peer)']:>8.2f}")
+    parts = [f"{name} {rate:.0f} hands/s ({seconds[name]:.1f} s)" for name, rate in rates.items()]
+    ratio = rates["baseline"] / rates["luck (peer)"]
+    print(
+        f"{args.hands} six-seat hands, CPU time of one core: {'; '.join(parts)}; baseline {ratio:.2f}x luck"
+    )
 
 
 if __name__ == "__main__":
