@@ -30,6 +30,7 @@ import numpy as np
 
 from arena import our_decisions, ours
 from engine import rlcard_env
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.envs import HoldemEnv
 from pokerlab.envs.encoding import Encoder, encode
 
@@ -43,9 +44,18 @@ class OneShot:
     encode = staticmethod(encode)
 
 
+def random_action(u: float, free: bool, legal: list[int]) -> int:
+    """The random agent's choice (`pokerlab.agents.simple.RandomAgent`) for a uniform `u`: where checking
+    is `free`, check, or bet half the time where betting is legal (never fold); else uniform among the
+    `legal` actions."""
+    if free:
+        return RAISE if RAISE in legal and u >= 0.5 else CALL
+    return legal[int(u * len(legal))]
+
+
 def env_rate(n: int, hands: int, seed: int, one_shot: bool = False) -> float:
-    """Decisions/s of `HoldemEnv` with n - 1 random opponents and a random learning seat (observing
-    through `OneShot` when asked)."""
+    """Decisions/s of `HoldemEnv` with n - 1 random opponents and a learning seat that plays as they do,
+    from its observation (chips to call) and action mask (observing through `OneShot` when asked)."""
     env = HoldemEnv(opponents=["random"] * (n - 1), seed=seed)
     if one_shot:
         env._encoder = OneShot()
@@ -54,10 +64,12 @@ def env_rate(n: int, hands: int, seed: int, one_shot: bool = False) -> float:
     start = time.perf_counter()
     obs, info = env.reset(seed=seed)
     for _ in range(hands):
+        decisions += (n - 1) * len(info["skipped"])
         done = False
         while not done:
-            legal = [a for a, ok in enumerate(info["action_mask"]) if ok]
-            obs, reward, done, _, info = env.step(legal[int(next(uniform) * len(legal))])
+            mask = info["action_mask"].tolist()
+            legal = [a for a in (FOLD, CALL, RAISE) if mask[a]]
+            obs, reward, done, _, info = env.step(random_action(next(uniform), obs[120] == 0, legal))
         decisions += len(env.state.actions)
         obs, info = env.reset()
     return decisions / (time.perf_counter() - start)
@@ -85,11 +97,12 @@ def layer_rate(n: int, hands: int, seed: int, layer: int) -> float:
                     encoder.encode(view)
             if table.actor < 0:
                 break
-            legal = table.state.legal_actions()
-            table.apply(legal[int(next(uniform) * len(legal))])
+            state = table.state
+            free = state.max_bet == state.bets[state.actor]
+            table.apply(random_action(next(uniform), free, state.legal_actions()))
         table.finish()
         decisions += len(table.state.actions)
-        table.start()
+        decisions += (n - 1) * len(table.start())
     return decisions / (time.perf_counter() - start)
 
 

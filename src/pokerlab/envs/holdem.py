@@ -18,7 +18,7 @@ import gymnasium as gym
 import numpy as np
 
 from pokerlab.engine import GameConfig
-from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder
+from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder, PlainView
 from pokerlab.envs.learners import LearnerTable, Seated
 from pokerlab.errors import ConfigError, IllegalAction
 
@@ -71,8 +71,9 @@ class HoldemEnv(Seated, gym.Env):
 
     def _observe(self) -> tuple[np.ndarray, dict]:
         """The learning seat's observation and info on the hand as it stands."""
-        obs, mask, plain = self._encoder.encode(self.learning.view(self.seat))
-        return obs, {"view": plain, "action_mask": mask, "hand": self.learning.hand}
+        view = self.learning.view(self.seat)
+        obs, mask = self._encoder.encode(view)
+        return obs, {"view": PlainView(view), "action_mask": mask, "hand": self.learning.hand}
 
     # -- Gymnasium ------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):

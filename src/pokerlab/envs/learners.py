@@ -57,16 +57,10 @@ class LearnerTable:
             self.state = HandState(self.config, cards[: 2 * n], cards[2 * n :])
             self.seats = tuple(ring_positions(list(range(n)), self.hand % n, n))
             self.table.start_hand(self.state, self.seats, people=self.learners)
-            self._advance()
+            self.table.play_on()
             if self.state.actor >= 0:
                 return skipped
             skipped.append(self.finish())
-
-    def _advance(self) -> None:
-        """Let the agents act until a learner must, or the hand is over."""
-        state, seats, table, learners = self.state, self.seats, self.table, self.learners
-        while state.actor >= 0 and seats[state.actor] not in learners:
-            table.step()
 
     @property
     def actor(self) -> int:
@@ -91,7 +85,7 @@ class LearnerTable:
         table.apply(int(action))
         if table.hand_observers:
             table.tell_observers()
-        self._advance()
+        table.play_on()
 
     def finish(self) -> list[float]:
         """End the hand (the agents told); every lasting seat's net in small bets."""
