@@ -149,6 +149,7 @@ class Table:
             p.agent.act if isinstance(p, LocalPlayer) and self.action_timeout is None else None
             for p in players
         ]
+        self.all_direct = None not in self.direct
 
     def _fault(self, j: int, what: str, action: int | None, details: str = "") -> None:
         """Count a fault of seat j (`what`: one line; `details`: its traceback); stop unless tolerated."""
@@ -204,9 +205,9 @@ class Table:
         self.decisions = []
         self.hand_observers = [j for j in self.observers if j in seats and j not in people]
         # the fast path of `play_on`: every player to ask is a local agent, asked directly; nobody listens in
-        self.asked_directly = not (self.hand_observers or self.log_decisions) and None not in [
-            self.direct[j] for j in seats if j not in people
-        ]
+        self.asked_directly = not (self.hand_observers or self.log_decisions) and (
+            self.all_direct or None not in [self.direct[j] for j in seats if j not in people]
+        )
         for j in self.begin_listeners:
             if j in seats and j not in people:
                 start = hand_start(state, seats.index(j), seats, self.seat_configs[j], self.hand_number)

@@ -67,7 +67,7 @@ class HoldemEnv(Seated, gym.Env):
     @property
     def position(self) -> int:
         """The learning seat's position in the hand."""
-        return self.learning.seats.index(self.seat)
+        return self.learning.positions[self.seat]
 
     def _observe(self) -> tuple[np.ndarray, dict]:
         """The learning seat's observation and info on the hand as it stands."""
@@ -98,7 +98,7 @@ class HoldemEnv(Seated, gym.Env):
             raise IllegalAction("the hand is over (or was never dealt): call reset() before step()")
         learning.apply(action)
         obs, info = self._observe()
-        if learning.actor >= 0:
+        if learning.state.actor >= 0:
             return obs, 0.0, False, False, info
         info["nets"] = nets = learning.finish()
         return obs, nets[self.seat], True, False, info
