@@ -1,21 +1,24 @@
 """Decisions per second of the Gymnasium environment beside the in-process arena's and RLCard's
 environment's, heads-up and at 6 seats, random players everywhere.
 
-Ours: `pokerlab.envs.HoldemEnv` with ``random`` opponents, the learning seat choosing uniformly among the
-legal actions of ``info["action_mask"]`` (uniform numbers drawn before the clock, seeded), whole hands
-through ``reset`` and ``step``; its decisions are every action of every hand, the learning seat's and the
-opponents' (the length of the hand's action list, read in the loop). The arena: ``play_match(["random"] *
-n)`` in one process, its decisions counted after the clock from a written run's hand store
-(`benchmarks/arena.py`). RLCard: ``limit-holdem``'s ``env.step`` with a uniform choice among
-``state["legal_actions"]`` for whoever is to act (one decision a step; `benchmarks/engine.py`). "one-shot"
-is `HoldemEnv` observing through the one-shot `encode` (every record of the hand read at every step) instead
-of its `Encoder` (the records new since the last step): the environment before and after the encoder, in
-the same run. Where the environment's time goes: the same hands played on its `LearnerTable` alone (the
-learner's action drawn from the state's legal actions, no view, no observation: "table"), then with the
-learner's view built at each of its observations ("+ view"), then encoded by its `Encoder` ("+ encoder");
-the Gymnasium `step`/`reset` and ``info`` make the rest. Each figure is the best of ``--repeats`` runs after
-a warm-up, the repeats of the four taken
-in turn so that they share the machine's load. Usage:
+Ours: `pokerlab.envs.HoldemEnv` with ``random`` opponents and a learning seat that plays as they do
+(`random_action`: never a fold where checking is free, from the chips to call of its observation and its
+``info["action_mask"]``; uniform numbers drawn before the clock, seeded), whole hands through ``reset`` and
+``step``; its decisions are every action of every hand, the learning seat's and the opponents' (the length
+of the hand's action list, read in the loop), the n - 1 folds of each hand skipped because the learner
+never acted in it included. The arena: ``play_match(["random"] * n)`` in one process, its decisions
+counted after the clock from a written run's hand store (`benchmarks/arena.py`). RLCard: ``limit-holdem``'s
+``env.step`` with a uniform choice among ``state["legal_actions"]`` for whoever is to act (one decision a
+step; `benchmarks/engine.py`). "plain" is `HoldemEnv` on its plain paths (those
+`tests/envs/test_paths.py` checks the fast ones against): the opponents asked one `Table.step` at a time
+(not through the table's direct loop), the observation read whole by `encode` at each step (not taken in
+by its `Encoder`), and ``info["view"]`` read at each observation: the environment with and without its
+fast paths, in the same run. Where the environment's time goes: the same hands played on its
+`LearnerTable` alone (the learner's action drawn from the state, no view, no observation: "table"), then
+with the learner's view built at each of its observations ("+ view"), then encoded by its `Encoder`
+("+ encoder"); the Gymnasium `step`/`reset` and ``info`` make the rest. Each figure is the best of
+``--repeats`` runs after a warm-up, the repeats of all of them taken in turn so that they share the
+machine's load. Usage:
 ``python benchmarks/envs.py [--hands N] [--seed S] [--repeats R] [--json]``.
 """
 
@@ -31,6 +34,7 @@ import numpy as np
 from arena import our_decisions, ours
 from engine import rlcard_env
 from pokerlab.actions import CALL, FOLD, RAISE
+from pokerlab.arena.table import Table
 from pokerlab.envs import HoldemEnv
 from pokerlab.envs.encoding import Encoder, encode
 
@@ -39,7 +43,7 @@ LAYERS = ("table", "+ view", "+ encoder")
 
 
 class OneShot:
-    """The observation as `HoldemEnv` built it before `Encoder`: `encode`, every record read at every step."""
+    """The plain observation: `encode`, every record read at every step."""
 
     encode = staticmethod(encode)
 
@@ -53,11 +57,19 @@ def random_action(u: float, free: bool, legal: list[int]) -> int:
     return legal[int(u * len(legal))]
 
 
-def env_rate(n: int, hands: int, seed: int, one_shot: bool = False) -> float:
+def step_by_step(table: Table) -> None:
+    """`Table.play_on` one `Table.step` at a time (its path where a player is not asked directly)."""
+    state, seats, people = table.state, table.seats, table.people
+    while state.actor >= 0 and seats[state.actor] not in people:
+        table.step()
+
+
+def env_rate(n: int, hands: int, seed: int, plain: bool = False) -> float:
     """Decisions/s of `HoldemEnv` with n - 1 random opponents and a learning seat that plays as they do,
-    from its observation (chips to call) and action mask (observing through `OneShot` when asked)."""
+    from its observation (chips to call) and action mask; on its plain paths when asked."""
     env = HoldemEnv(opponents=["random"] * (n - 1), seed=seed)
-    if one_shot:
+    if plain:
+        env.learning.table.play_on = partial(step_by_step, env.learning.table)
         env._encoder = OneShot()
     uniform = iter(np.random.default_rng(seed).random(hands * 40).tolist())  # drawn before the clock
     decisions = 0
@@ -67,6 +79,8 @@ def env_rate(n: int, hands: int, seed: int, one_shot: bool = False) -> float:
         decisions += (n - 1) * len(info["skipped"])
         done = False
         while not done:
+            if plain:
+                dict(info["view"])
             mask = info["action_mask"].tolist()
             legal = [a for a in (FOLD, CALL, RAISE) if mask[a]]
             obs, reward, done, _, info = env.step(random_action(next(uniform), obs[120] == 0, legal))
@@ -75,9 +89,9 @@ def env_rate(n: int, hands: int, seed: int, one_shot: bool = False) -> float:
     return decisions / (time.perf_counter() - start)
 
 
-def one_shot_rate(n: int, hands: int, seed: int) -> float:
-    """Decisions/s of `HoldemEnv` observing through the one-shot `encode`."""
-    return env_rate(n, hands, seed, one_shot=True)
+def plain_rate(n: int, hands: int, seed: int) -> float:
+    """Decisions/s of `HoldemEnv` on its plain paths."""
+    return env_rate(n, hands, seed, plain=True)
 
 
 def layer_rate(n: int, hands: int, seed: int, layer: int) -> float:
@@ -124,7 +138,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rates = (("env", env_rate), ("one_shot", one_shot_rate), ("arena", arena_rate), ("rlcard", rlcard_rate))
+    rates = (("env", env_rate), ("plain", plain_rate), ("arena", arena_rate), ("rlcard", rlcard_rate))
     rates += tuple((name, partial(layer_rate, layer=k)) for k, name in enumerate(LAYERS))
     rows = {}
     for n in (2, 6):
@@ -139,14 +153,14 @@ def main() -> None:
         return
     print(f"decisions/s, {args.hands} hands of random players, seed {args.seed}, best of {args.repeats}")
     print(
-        f"{'seats':<7}{'HoldemEnv':>11}{'one-shot':>10}{'arena':>11}{'RLCard env':>12}"
-        f"{'env/arena':>11}{'one-shot/arena':>16}{'env/RLCard':>12}"
+        f"{'seats':<7}{'HoldemEnv':>11}{'plain':>10}{'arena':>11}{'RLCard env':>12}"
+        f"{'env/arena':>11}{'plain/arena':>13}{'env/RLCard':>12}"
     )
     for n, r in rows.items():
-        env, before, arena, peer = r["env"], r["one_shot"], r["arena"], r["rlcard"]
+        env, before, arena, peer = r["env"], r["plain"], r["arena"], r["rlcard"]
         print(
             f"{n:<7}{env:>11,.0f}{before:>10,.0f}{arena:>11,.0f}{peer:>12,.0f}"
-            f"{env / arena:>11.2f}{before / arena:>16.2f}{env / peer:>12.2f}"
+            f"{env / arena:>11.2f}{before / arena:>13.2f}{env / peer:>12.2f}"
         )
     print("where the environment's time goes, decisions/s (and / arena) of the same hands:")
     print(f"{'seats':<7}" + "".join(f"{name:>18}" for name in (*LAYERS, "HoldemEnv")))

@@ -71,9 +71,10 @@ class HoldemEnv(Seated, gym.Env):
 
     def _observe(self) -> tuple[np.ndarray, dict]:
         """The learning seat's observation and info on the hand as it stands."""
-        view = self.learning.view(self.seat)
+        learning = self.learning
+        view = learning.view(self.seat)
         obs, mask = self._encoder.encode(view)
-        return obs, {"view": PlainView(view), "action_mask": mask, "hand": self.learning.hand}
+        return obs, {"view": PlainView(view), "action_mask": mask, "hand": learning.hand}
 
     # -- Gymnasium ------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
