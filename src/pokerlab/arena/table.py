@@ -308,7 +308,8 @@ class Table:
 
     def play_on(self) -> None:
         """Ask the players in turn until the hand is over or a person's seat (``people`` in `start_hand`)
-        is to act."""
+        is to act: one `step` at a time, or the direct loop where every player to ask is a local agent with
+        no deadline and nobody listens in (`play_hand` and the RL environments play through it)."""
         state, seats, people, direct = self.state, self.seats, self.people, self.direct
         if not self.asked_directly:
             step = self.step

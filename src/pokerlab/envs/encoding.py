@@ -116,8 +116,9 @@ def plain(view: SeatView) -> dict:
 
 
 class PlainView(Mapping):
-    """`plain` of a view, built at the first read (a view is immutable, so it is the view's as it was when
-    handed out): a read-only mapping, equal to the dict; ``dict(info["view"])`` gives the dict itself."""
+    """`plain` of a view, built at the first read, so that a caller who never reads it pays nothing for it
+    (a view is immutable: it is the view as it was when handed out): a read-only mapping, equal to the
+    dict; ``dict(info["view"])`` gives the dict itself."""
 
     __slots__ = ("_view", "_plain")
 
