@@ -48,7 +48,9 @@ def table(env_config: dict):
     """RLlib's environment: the heads-up table, seat 1 played by the named pokerlab agent."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    aec = HoldemAEC(2, seed=env_config["seed"], opponents={1: env_config["opponent"]})
+    # each of RLlib's copies of the table deals its own cards: seeded from the run's seed and its place
+    place = 1000 * getattr(env_config, "worker_index", 0) + getattr(env_config, "vector_index", 0)
+    aec = HoldemAEC(2, seed=env_config["seed"] * 1_000_000 + place, opponents={1: env_config["opponent"]})
     return PettingZooEnv(Renamed(aec))
 
 
@@ -57,7 +59,8 @@ def main() -> None:
     parser.add_argument("--opponent", default="loose-passive", help="a pokerlab agent's registry name")
     parser.add_argument("--iterations", type=int, default=10, help="PPO training iterations")
     parser.add_argument("--batch", type=int, default=4000, help="environment steps per iteration")
-    parser.add_argument("--seed", type=int, default=1, help="seeds RLlib and the table's deals")
+    parser.add_argument("--tables", type=int, default=8, help="tables the env runner plays side by side")
+    parser.add_argument("--seed", type=int, default=1, help="seeds RLlib and the tables' deals")
     parser.add_argument("--address", default=None, help="a Ray cluster (default: a Ray started here)")
     args = parser.parse_args()
 
@@ -76,7 +79,7 @@ def main() -> None:
         .environment("pokerlab_holdem", env_config={"seed": args.seed, "opponent": args.opponent})
         .multi_agent(policies={"learner"}, policy_mapping_fn=lambda agent_id, episode, **kw: "learner")
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"learner": module}))
-        .env_runners(num_env_runners=1)
+        .env_runners(num_env_runners=1, num_envs_per_env_runner=args.tables, sample_timeout_s=600)
         .training(train_batch_size_per_learner=args.batch, minibatch_size=256, num_epochs=5, lr=3e-4)
         .debugging(seed=args.seed)
     )
