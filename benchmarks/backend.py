@@ -2,8 +2,9 @@
 (ten seat rotations, a session each, so ten independent tasks) played
 
 * in this process (``workers=1``) and by two local worker processes (``workers=2``: the peer), and
-* by Ray on this machine: one node of two CPUs (``ray.init(num_cpus=2)``), and two nodes of one CPU each
-  on loopback (Ray's own `ray.cluster_utils.Cluster`), the cluster started before the clock.
+* by Ray on this machine: one node of two CPUs (``ray.init(num_cpus=2)``), without and with the progress
+  bar (the sessions telling their hands as they go to an actor the match reads), and two nodes of one
+  CPU each on loopback (Ray's own `ray.cluster_utils.Cluster`), the cluster started before the clock.
 
 Every run must end with the in-process nets (else the script stops without a figure). Each figure is the
 best of ``--repeats`` runs after a warm-up (numba compilation, imports, Ray's worker processes). Usage:
@@ -35,13 +36,16 @@ LINEUP = [
 ]
 
 
-def timed(deals: int, seed: int, workers, repeats: int, nets: np.ndarray | None) -> tuple[float, np.ndarray]:
-    """Best seconds of `repeats` matches on `workers` (after one warm-up), and the match's nets."""
+def timed(
+    deals: int, seed: int, workers, repeats: int, nets: np.ndarray | None, progress: bool = False
+) -> tuple[float, np.ndarray]:
+    """Best seconds of `repeats` matches on `workers` (after one warm-up), and the match's nets; with
+    `progress`, the progress bar on (stderr)."""
     best = float("inf")
     result = duplicate_tournament(LINEUP, max(1, deals // 10), seed=seed, workers=workers)  # warm-up
     for _ in range(repeats):
         start = time.perf_counter()
-        result = duplicate_tournament(LINEUP, deals, seed=seed, workers=workers)
+        result = duplicate_tournament(LINEUP, deals, seed=seed, workers=workers, progress=progress)
         best = min(best, time.perf_counter() - start)
     if nets is not None and not (result.nets == nets).all():
         raise SystemExit(f"{workers}: the nets differ from the in-process match's: no figure")
@@ -63,6 +67,9 @@ def main() -> None:
     seconds["workers=2"], _ = timed(args.deals, args.seed, 2, args.repeats, nets)
     ray.init(address="local", num_cpus=2, log_to_driver=False, include_dashboard=False)
     seconds["ray, 1 node x 2 CPUs"], _ = timed(args.deals, args.seed, Backend("ray"), args.repeats, nets)
+    seconds["ray, 1 node, progress"], _ = timed(
+        args.deals, args.seed, Backend("ray"), args.repeats, nets, progress=True
+    )
     ray.shutdown()
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
     cluster.add_node(num_cpus=1)

@@ -211,3 +211,12 @@ def test_a_session_tells_its_hands_as_it_goes_and_its_events_do_not_change(monke
     assert told == list(range(1, 41))  # hands played so far, one by one
     assert events == session_events(job)  # what the match keeps: the same, told or not
     assert not any(type(e) is Progress for e in events) and type(events[-1]) is Done
+
+
+def test_farming_out_to_an_unreachable_cluster_stops_before_ray_starts(nobody):
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("this process is connected to a Ray already: that one would serve")
+    with pytest.raises(ConfigError, match=f"cannot reach a Ray cluster at ray://{nobody}"):
+        list(farm(pow, [(2, 3), (3, 2)], Backend("ray", address=f"ray://{nobody}")))
+    assert not ray.is_initialized()
