@@ -26,7 +26,6 @@ import multiprocessing
 import os
 import re
 import socket
-import time
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -41,7 +40,7 @@ KINDS = ("local", "ray")
 #: Times Ray plays a task again whose worker process or node died (an error the task raises is not retried).
 RETRIES = 3
 
-#: Seconds between two looks at what running Ray tasks told (`farm`'s ``updates``).
+#: Seconds at most between two looks at what running Ray tasks told (`farm`'s ``updates``).
 UPDATE_EVERY = 0.5
 
 #: Seconds to wait for a cluster's head node to accept a connection before saying it cannot be reached.
@@ -301,20 +300,19 @@ def _ray(
 ) -> Iterator[tuple[int, object]]:
     ray = connect(backend)
     remote = ray.remote(max_retries=RETRIES, num_cpus=backend.num_cpus)(function)
-    # the actor takes no CPU; one restarted after its node died only misses what was told before
-    told = ray.remote(num_cpus=0, max_restarts=-1)(_Told).remote() if updates else None
+    told = _told_actor(ray) if updates else None
     extra = (lambda index: (_Teller(told, index),)) if updates else (lambda index: ())
     refs = {remote.remote(*task, *extra(index)): index for index, task in enumerate(tasks)}
-    pending, finished, looked = list(refs), set(), time.monotonic()
+    pending, finished = list(refs), set()
+    asked = told.take.remote() if updates else None  # one question to the actor at a time: nothing lost
     try:
         while pending:
-            timeout = max(0.0, looked + UPDATE_EVERY - time.monotonic()) if updates else None
-            done, pending = ray.wait(pending, num_returns=1, timeout=timeout)
-            if updates and time.monotonic() >= looked + UPDATE_EVERY:
-                looked = time.monotonic()
-                for index, value in sorted(_take(ray, told).items()):
+            done, pending = ray.wait(pending, num_returns=1, timeout=UPDATE_EVERY if updates else None)
+            if updates and ray.wait([asked], timeout=0)[0]:
+                for index, value in sorted(_answer(ray, asked).items()):
                     if index not in finished:
                         yield index, Update(value)
+                asked = told.take.remote()
             for ref in done:
                 try:
                     result = ray.get(ref)
@@ -329,10 +327,23 @@ def _ray(
             ray.kill(told)
 
 
-def _take(ray, told) -> dict[int, object]:
-    """What the running tasks told since the last look; nothing while the actor is away (its node died)."""
+def _told_actor(ray):
+    """A `_Told` actor taking no CPU, on this process's node where it is one (a Ray client's is not): it
+    dies only with the driver's node; started again elsewhere if that node is lost all the same, it misses
+    only what was told before."""
+    options = {"num_cpus": 0, "max_restarts": -1}
+    if not ray.util.client.ray.is_connected():
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        node = ray.get_runtime_context().get_node_id()
+        options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node, soft=True)
+    return ray.remote(**options)(_Told).remote()
+
+
+def _answer(ray, asked) -> dict[int, object]:
+    """The actor's answer to `take`; nothing where the actor died before it answered."""
     try:
-        return ray.get(told.take.remote(), timeout=UPDATE_EVERY)
+        return ray.get(asked)
     except ray.exceptions.RayError:
         return {}
 
