@@ -270,23 +270,28 @@ def connect(backend: Backend):
     return ray
 
 
-class _Told:
-    """A Ray actor: what each running task last told (`farm`'s ``updates``)."""
+def _told_class() -> type:
+    """The class of the actor holding what each running task last told (`farm`'s ``updates``), made in
+    this function so that Ray sends the class itself, not its module's name: the actor's process then
+    starts without importing pokerlab (about a second of CPU, taken from the sessions)."""
 
-    def __init__(self) -> None:
-        self.latest: dict[int, object] = {}
+    class Told:
+        def __init__(self) -> None:
+            self.latest: dict[int, object] = {}
 
-    def tell(self, index: int, value: object) -> None:
-        self.latest[index] = value
+        def tell(self, index: int, value: object) -> None:
+            self.latest[index] = value
 
-    def take(self) -> dict[int, object]:
-        latest, self.latest = self.latest, {}
-        return latest
+        def take(self) -> dict[int, object]:
+            latest, self.latest = self.latest, {}
+            return latest
+
+    return Told
 
 
 @dataclass(frozen=True, slots=True)
 class _Teller:
-    """A Ray task's ``tell``: its value to the `_Told` actor, without waiting."""
+    """A Ray task's ``tell``: its value to the actor of `_told_class`, without waiting."""
 
     actor: object
     index: int
@@ -328,16 +333,16 @@ def _ray(
 
 
 def _told_actor(ray):
-    """A `_Told` actor taking no CPU, on this process's node where it is one (a Ray client's is not): it
-    dies only with the driver's node; started again elsewhere if that node is lost all the same, it misses
-    only what was told before."""
+    """The actor of `_told_class`, taking no CPU, on this process's node where it is one (a Ray client's is
+    not): it dies only with the driver's node; started again elsewhere if that node is lost all the same,
+    it misses only what was told before."""
     options = {"num_cpus": 0, "max_restarts": -1}
     if not ray.util.client.ray.is_connected():
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         node = ray.get_runtime_context().get_node_id()
         options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node, soft=True)
-    return ray.remote(**options)(_Told).remote()
+    return ray.remote(**options)(_told_class()).remote()
 
 
 def _answer(ray, asked) -> dict[int, object]:
