@@ -4,8 +4,8 @@
 agent, "seat_0", which RLlib's `PettingZooEnv` wrapper turns into a multi-agent environment of one agent
 (one hand an episode, the reward the hand's net in small bets). Its policy is RLlib's action-masking PPO
 module (`ActionMaskingTorchRLModule`, from RLlib's own examples: the illegal actions' logits set to the
-lowest float), so the observation is renamed to the keys that module reads ("observations", and
-"action_mask" as floats) by `Renamed`, a PettingZoo wrapper of a dozen lines. PPO is Schulman et al. 2017
+lowest float), so the observation is renamed to the keys that module reads ("observations" and
+"action_mask") by `Renamed`, a PettingZoo wrapper of a dozen lines. PPO is Schulman et al. 2017
 (the clipped surrogate objective), on RLlib's current API stack (RLModule, Learner, EnvRunner).
 
 Not a dependency of pokerlab nor of its tests; it ran in a virtual environment of its own with
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
@@ -31,17 +30,20 @@ from pokerlab.envs import HoldemAEC
 
 
 class Renamed(BaseWrapper):
-    """`HoldemAEC` observed as RLlib's action-masking module reads it: {"observations": the vector,
-    "action_mask": float32 FOLD, CALL, RAISE}."""
+    """`HoldemAEC` observed under the keys RLlib's action-masking module reads: {"observations": the
+    vector, "action_mask": FOLD, CALL, RAISE}."""
+
+    def __init__(self, env: HoldemAEC) -> None:
+        super().__init__(env)
+        inner = env.observation_space(env.possible_agents[0])  # every seat's: one space
+        self._space = spaces.Dict({"observations": inner["observation"], "action_mask": inner["action_mask"]})
 
     def observation_space(self, agent: str) -> spaces.Space:
-        inner = self.env.observation_space(agent)
-        mask = spaces.Box(0.0, 1.0, inner["action_mask"].shape, np.float32)
-        return spaces.Dict({"observations": inner["observation"], "action_mask": mask})
+        return self._space
 
     def observe(self, agent: str) -> dict:
         seen = self.env.observe(agent)
-        return {"observations": seen["observation"], "action_mask": seen["action_mask"].astype(np.float32)}
+        return {"observations": seen["observation"], "action_mask": seen["action_mask"]}
 
 
 def table(env_config: dict):
