@@ -13,10 +13,12 @@ ray[rllib] 2.60.0, torch 2.13.0+cpu, gymnasium 1.2.2, pettingzoo 1.27.0, numpy 2
 (``pip install 'ray[rllib]' torch`` and ``pip install -e '.[envs]'``), Python 3.11, on a local Ray of two
 CPUs:
 
-    python examples/rllib_ppo.py --opponent loose-passive --iterations 10 --seed 1
+    python examples/rllib_ppo.py --opponent loose-passive --iterations 15 --batch 4000 --seed 1
 
-It prints, per training iteration, the environment steps sampled so far and the mean episode return (the
-learning seat's small bets per hand over the episodes that iteration sampled); docs/envs.md shows a run.
+It prints, per training iteration, the environment steps sampled so far, the hands that iteration
+played and their mean return (the learning seat's small bets per hand); docs/envs.md shows that run
+(12 minutes on a busy 2-core machine). With the same seed a run prints the same lines: RLlib's seed and
+each of the ``--tables`` copies of the table seeded from it (`table`).
 """
 
 from __future__ import annotations
