@@ -3,10 +3,10 @@ the table's own vector and mask under the keys RLlib's action-masking module rea
 installed (it is not a test dependency: skipped otherwise), RLlib's `PettingZooEnv` of it plays hands to
 their end, step for step as the table played by hand, each paying the learner the hand's net."""
 
-import importlib.util
-import sys
+import runpy
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -21,13 +21,9 @@ PATH = Path(__file__).resolve().parents[2] / "examples" / "rllib_ppo.py"
 
 
 @pytest.fixture(scope="module")
-def example():
-    spec = importlib.util.spec_from_file_location("rllib_ppo_example", PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
+def example() -> SimpleNamespace:
+    """The example's names (its module run as a script is not: RLlib is imported only there)."""
+    return SimpleNamespace(**runpy.run_path(str(PATH), run_name="rllib_ppo_example"))
 
 
 def test_the_renamed_table_passes_api_test(example):
