@@ -2,12 +2,15 @@
 (ten seat rotations, a session each, so ten independent tasks) played
 
 * in this process (``workers=1``) and by two local worker processes (``workers=2``: the peer), and
-* by Ray on this machine: one node of two CPUs (``ray.init(num_cpus=2)``), and two nodes of one CPU each
-  on loopback (Ray's own `ray.cluster_utils.Cluster`), the cluster started before the clock.
+* by Ray on this machine: one node of two CPUs (``ray.init(num_cpus=2)``), without and with the progress
+  bar (the sessions telling their hands as they go to an actor the match reads), and two nodes of one
+  CPU each on loopback (Ray's own `ray.cluster_utils.Cluster`), the cluster started before the clock.
 
 Every run must end with the in-process nets (else the script stops without a figure). Each figure is the
-best of ``--repeats`` runs after a warm-up (numba compilation, imports, Ray's worker processes). Usage:
-``python benchmarks/backend.py [--deals N] [--seed S] [--repeats R] [--json]`` (needs ``pokerlab[ray]``).
+best of ``--repeats`` runs after a warm-up (numba compilation, imports, Ray's worker processes); the two
+one-node Ray rows take their repeats in turn, so that a change of load is not taken for the bar's cost.
+Usage: ``python benchmarks/backend.py [--deals N] [--seed S] [--repeats R] [--json]`` (needs
+``pokerlab[ray]``).
 """
 
 from __future__ import annotations
@@ -35,16 +38,22 @@ LINEUP = [
 ]
 
 
-def timed(deals: int, seed: int, workers, repeats: int, nets: np.ndarray | None) -> tuple[float, np.ndarray]:
-    """Best seconds of `repeats` matches on `workers` (after one warm-up), and the match's nets."""
-    best = float("inf")
-    result = duplicate_tournament(LINEUP, max(1, deals // 10), seed=seed, workers=workers)  # warm-up
+def timed(
+    deals: int, seed: int, runs: dict[str, tuple], repeats: int, nets: np.ndarray | None
+) -> tuple[dict[str, float], np.ndarray]:
+    """Best seconds of `repeats` matches of each run (name -> (workers, progress bar on)), after one
+    warm-up each, the runs' repeats taken in turn so that they share the machine's load; and the last
+    match's nets."""
+    best = dict.fromkeys(runs, float("inf"))
+    for workers, _ in runs.values():
+        duplicate_tournament(LINEUP, max(1, deals // 10), seed=seed, workers=workers)  # warm-up
     for _ in range(repeats):
-        start = time.perf_counter()
-        result = duplicate_tournament(LINEUP, deals, seed=seed, workers=workers)
-        best = min(best, time.perf_counter() - start)
-    if nets is not None and not (result.nets == nets).all():
-        raise SystemExit(f"{workers}: the nets differ from the in-process match's: no figure")
+        for name, (workers, progress) in runs.items():
+            start = time.perf_counter()
+            result = duplicate_tournament(LINEUP, deals, seed=seed, workers=workers, progress=progress)
+            best[name] = min(best[name], time.perf_counter() - start)
+            if nets is not None and not (result.nets == nets).all():
+                raise SystemExit(f"{name}: the nets differ from the in-process match's: no figure")
     return best, result.nets
 
 
@@ -58,17 +67,21 @@ def main() -> None:
     import ray
     from ray.cluster_utils import Cluster
 
-    seconds = {}
-    seconds["workers=1"], nets = timed(args.deals, args.seed, 1, args.repeats, None)
-    seconds["workers=2"], _ = timed(args.deals, args.seed, 2, args.repeats, nets)
+    seconds, nets = timed(args.deals, args.seed, {"workers=1": (1, False)}, args.repeats, None)
+    seconds |= timed(args.deals, args.seed, {"workers=2": (2, False)}, args.repeats, nets)[0]
     ray.init(address="local", num_cpus=2, log_to_driver=False, include_dashboard=False)
-    seconds["ray, 1 node x 2 CPUs"], _ = timed(args.deals, args.seed, Backend("ray"), args.repeats, nets)
+    one_node = {
+        "ray, 1 node x 2 CPUs": (Backend("ray"), False),
+        "ray, 1 node, progress": (Backend("ray"), True),
+    }
+    seconds |= timed(args.deals, args.seed, one_node, args.repeats, nets)[0]
     ray.shutdown()
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
     cluster.add_node(num_cpus=1)
     cluster.wait_for_nodes()
     ray.init(address=cluster.address, log_to_driver=False)
-    seconds["ray, 2 nodes x 1 CPU"], _ = timed(args.deals, args.seed, Backend("ray"), args.repeats, nets)
+    two_nodes = {"ray, 2 nodes x 1 CPU": (Backend("ray"), False)}
+    seconds |= timed(args.deals, args.seed, two_nodes, args.repeats, nets)[0]
     ray.shutdown()
     cluster.shutdown()
     peer = seconds["workers=2"]

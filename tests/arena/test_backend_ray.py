@@ -1,8 +1,9 @@
 """The Ray backend on a real cluster of two nodes on loopback (a head and a worker node, each `ray start`ed
 as its own processes with one CPU): a duplicate match and a short TD curve sweep played across them write
 the same results folder as the local backend, a run killed under Ray resumes to it, and a worker node
-killed in the middle of a session has that session played again and counted once. Marked `ray` (about
-50 s, up to 4 GB resident): skipped where Ray is not installed (``pip install 'pokerlab[ray]'``)."""
+killed in the middle of a session has that session played again and counted once, while the progress bar
+moves within sessions. Marked `ray` (about 50 s, up to 4 GB resident): skipped where Ray is not installed
+(``pip install 'pokerlab[ray]'``)."""
 
 import os
 import shutil
@@ -17,12 +18,14 @@ import time
 from pathlib import Path
 
 import pytest
+from tqdm import tqdm
 
 ray = pytest.importorskip("ray")
 
 from test_resume import Killed  # noqa: E402 - tests/arena's own: a match's process killed mid-run
 from test_resume import _kill_after as kill_after  # noqa: E402
 
+from pokerlab.arena import match as match_module  # noqa: E402
 from pokerlab.arena.backend import Backend  # noqa: E402
 from pokerlab.arena.match import duplicate_tournament, play_match  # noqa: E402
 from pokerlab.programs.td.config import PRESETS  # noqa: E402
@@ -148,17 +151,37 @@ def test_a_run_killed_under_ray_resumes_under_ray_to_the_local_backends_files(cl
     same_folders(tmp_path / "whole", tmp_path / "killed")
 
 
-def test_a_worker_node_killed_mid_session_has_its_session_played_again_and_counted_once(cluster, tmp_path):
+class Bar(tqdm):
+    """The progress bar, remembering the hands it showed after each move."""
+
+    shown: list[int] = []
+
+    def update(self, n=1):
+        moved = super().update(n)
+        self.shown.append(self.n)
+        return moved
+
+
+def test_a_worker_node_killed_mid_session_has_its_session_played_again_and_counted_once(
+    cluster, tmp_path, monkeypatch
+):
     address, worker = cluster
     deals = 1500  # sessions of a few seconds each: the kill comes while the worker node plays one
     local = duplicate_tournament(LINEUP, deals, seed=9, out=tmp_path / "local")
+    monkeypatch.setattr(match_module, "tqdm", Bar)
+    monkeypatch.setattr(Bar, "shown", [])
     node = next(n["NodeID"] for n in alive_nodes() if "node:__internal_head__" not in n["Resources"])
     start = time.monotonic()
     played = {}
 
     def play():
         played["result"] = duplicate_tournament(
-            LINEUP, deals, seed=9, out=tmp_path / "ray", workers=Backend("ray", address=address)
+            LINEUP,
+            deals,
+            seed=9,
+            out=tmp_path / "ray",
+            workers=Backend("ray", address=address),
+            progress=True,  # the sessions tell their hands as they go, through a node's death
         )
 
     thread = threading.Thread(target=play)
@@ -174,4 +197,6 @@ def test_a_worker_node_killed_mid_session_has_its_session_played_again_and_count
     assert worker.wait(10) == -signal.SIGKILL  # the node stayed dead
     result = played["result"]
     assert (result.nets == local.nets).all() and result.hands == 4 * deals
-    same_folders(tmp_path / "local", tmp_path / "ray")
+    same_folders(tmp_path / "local", tmp_path / "ray")  # progress on Ray changes no byte
+    assert Bar.shown[-1] == 4 * deals  # the bar reached the total
+    assert any(hands % deals for hands in Bar.shown)  # and moved within sessions, not only as they ended

@@ -13,7 +13,7 @@ pytest.importorskip("gymnasium")
 
 from pokerlab.engine import GameConfig, HandState, seat_view  # noqa: E402
 from pokerlab.envs import HoldemAEC, HoldemEnv  # noqa: E402
-from pokerlab.envs.encoding import Encoder, encode  # noqa: E402
+from pokerlab.envs.encoding import Encoder, encode, plain  # noqa: E402
 
 CONFIGS = [
     GameConfig(),
@@ -23,13 +23,18 @@ CONFIGS = [
 ]
 
 
-def assert_same(fast, plain):
-    """Encoder's (vector, mask, plain view) equals encode's, types and all."""
-    assert fast[0].dtype == plain[0].dtype == np.float32 and fast[0].shape == plain[0].shape
-    assert np.array_equal(fast[0], plain[0]), np.flatnonzero(fast[0] != plain[0])
-    assert fast[1].dtype == plain[1].dtype == np.int8 and np.array_equal(fast[1], plain[1])
-    assert fast[2] == plain[2]
-    assert [type(v) for v in fast[2].values()] == [type(v) for v in plain[2].values()]
+def assert_same(fast, reference):
+    """Encoder's (vector, mask) equals encode's, types and all."""
+    assert fast[0].dtype == reference[0].dtype == np.float32 and fast[0].shape == reference[0].shape
+    assert np.array_equal(fast[0], reference[0]), np.flatnonzero(fast[0] != reference[0])
+    assert fast[1].dtype == reference[1].dtype == np.int8 and np.array_equal(fast[1], reference[1])
+
+
+def assert_same_view(lazy, view):
+    """A `PlainView` reads as `plain` of `view`, types and all."""
+    expected = plain(view)
+    assert lazy == expected and dict(lazy) == expected and len(lazy) == len(expected)
+    assert [type(lazy[key]) for key in lazy] == [type(v) for v in expected.values()]
 
 
 def random_hand(rng: random.Random, n: int, config: GameConfig) -> HandState:
@@ -110,10 +115,9 @@ def test_encoder_hands_out_fresh_arrays():
     state = random_hand(random.Random(1), 2, CONFIGS[0])
     encoder = Encoder()
     view = seat_view(state, state.actor)
-    obs, mask, plain = encoder.encode(view)
+    obs, mask = encoder.encode(view)
     obs[:] = 7.0
     mask[:] = 9
-    plain["committed"].append(1)
     assert_same(encoder.encode(view), encode(view))
 
 
@@ -126,8 +130,8 @@ def test_the_environments_observe_what_the_reference_encodes(n):
         done = False
         while True:
             view = env.learning.view(env.seat)
-            reference = encode(view)
-            assert_same((obs, info["action_mask"], info["view"]), reference)
+            assert_same((obs, info["action_mask"]), encode(view))
+            assert_same_view(info["view"], view)
             if done:
                 break
             obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
@@ -137,7 +141,7 @@ def test_the_environments_observe_what_the_reference_encodes(n):
         for agent in aec.agent_iter():
             obs, _, termination, truncation, info = aec.last()
             view = aec.learning.view(int(agent[5:]))
-            reference = encode(view)
-            assert_same((obs["observation"], obs["action_mask"], info["view"]), reference)
+            assert_same((obs["observation"], obs["action_mask"]), encode(view))
+            assert_same_view(info["view"], view)
             live = not (termination or truncation)
             aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))) if live else None)

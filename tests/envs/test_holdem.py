@@ -11,7 +11,7 @@ pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from pokerlab.engine import HandState, seat_view  # noqa: E402
+from pokerlab.engine import GameConfig, HandState, seat_view  # noqa: E402
 from pokerlab.envs import OBSERVATION_SIZE, HoldemEnv, observation  # noqa: E402
 from pokerlab.errors import ConfigError, IllegalAction  # noqa: E402
 
@@ -153,3 +153,22 @@ def test_without_gymnasium_the_import_fails_in_one_line():
     assert run.returncode == 1
     last = run.stderr.strip().splitlines()[-1]
     assert last == "ImportError: pokerlab.envs needs Gymnasium: pip install 'pokerlab[envs]'"
+
+
+def test_every_masked_out_action_is_refused_and_changes_nothing():
+    env = HoldemEnv(["random", "raise"], seat=1, config=GameConfig(small_bet=4, stack=40), seed=8)
+    rng = np.random.default_rng(8)
+    refused = 0
+    for _ in range(60):
+        obs, info = env.reset()
+        done = False
+        while not done:
+            mask = info["action_mask"].tolist()
+            before = (env.state.actions, env.state.actor)
+            for action in [a for a in range(3) if not mask[a]] + [3, -1, 1.5, "1"]:
+                with pytest.raises(IllegalAction, match=rf"^action {action!r} is not legal here; legal: "):
+                    env.step(action)
+                assert (env.state.actions, env.state.actor) == before
+                refused += 1
+            obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert refused > 4 * 60

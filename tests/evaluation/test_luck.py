@@ -80,9 +80,9 @@ def test_equity_is_balanced_over_the_next_card(board_size):
     assert np.allclose(np.mean(after, axis=0), before, atol=1e-12)
 
 
-def plain_luck(record, equity):
+def plain_terms(record, equity):
     """A second implementation: replay every prefix of the betting, find where cards were dealt, and take
-    W(after) - W(before) of each card off the net."""
+    W(after) - W(before) of each card, by street (deal, flop, turn, river)."""
     n, board = record.players, record.board
     states = [
         replay(record.config, record.stacks, record.holes, board, record.actions[:k], finish=False)
@@ -96,26 +96,73 @@ def plain_luck(record, equity):
         shares[live] = equity([record.hole(p) for p in live], tuple(board[:cards]), tuple(dead))
         return shares * state.pot - np.array(state.committed)
 
-    x = np.array(record.nets, dtype=float)
-    x -= w(states[0], 0) - (states[0].pot / n - np.array(states[0].committed))
+    terms = np.zeros((4, n))
+    terms[0] = w(states[0], 0) - (states[0].pot / n - np.array(states[0].committed))
     sizes = (0, 3, 4, 5)
     for before, after in zip([states[0], *states], states, strict=False):
         for street in range(before.round + 1, min(after.round, 3) + 1):
-            x -= w(after, sizes[street]) - w(after, sizes[street - 1])
-    return x
+            terms[street] = w(after, sizes[street]) - w(after, sizes[street - 1])
+    return terms
+
+
+def exact_or_even(holdings, board, dead, rng=None, samples=0):
+    """Exact equity after the flop, an even split before it: deterministic, for comparing implementations."""
+    holdings = [tuple(int(c) for c in h) for h in holdings]
+    return plain_equity(holdings, board, dead) if board else np.full(len(holdings), 1 / len(holdings))
 
 
 def test_the_estimate_matches_a_plain_replay(tmp_path, monkeypatch):
-    def exact_or_even(holdings, board, dead, rng=None, samples=0):  # pre-flop: an even split, deterministic
-        holdings = [tuple(int(c) for c in h) for h in holdings]
-        return plain_equity(holdings, board, dead) if board else np.full(len(holdings), 1 / len(holdings))
-
     play_match(["random", "call", "raise", "bpl"], 40, seed=4, out=tmp_path / "m")
     monkeypatch.setattr(luck, "equity_shares", exact_or_even)
     for _, record in read_hands(tmp_path / "m" / "hands.sqlite"):
-        fast = luck_adjusted(record, np.random.default_rng(0))
-        assert np.allclose(fast, plain_luck(record, exact_or_even), atol=1e-9)
-        assert abs(fast.sum()) < 1e-9
+        terms = plain_terms(record, exact_or_even)
+        for weights in [(1, 1, 1, 1), (2.0, 0.5, 3.0, 1.5), None]:  # None: the 4 seats' default
+            fast = luck_adjusted(record, np.random.default_rng(0), weights=weights)
+            plain = np.array(record.nets) - np.array(weights or luck.STREET_WEIGHTS[4]) @ terms
+            assert np.allclose(fast, plain, atol=1e-9)
+            assert abs(fast.sum()) < 1e-9
+
+
+@pytest.mark.parametrize("street", [2, 3], ids=["turn", "river"])
+def test_each_weighted_card_term_has_mean_zero_over_every_card_that_could_come(tmp_path, street):
+    """Hold a 6-seat hand's betting and earlier cards fixed and deal every possible turn (or river) card:
+    the mean of that card's term over them is exactly zero, and the earlier terms do not move, so
+    E[X] = E[u] at that chance node whatever the weights (checked with the 6-seat ones)."""
+    play_match(
+        ["bpl", "call", "loose-aggressive", "call", "tight-passive", "call"], 12, seed=9, out=tmp_path / "m"
+    )
+    record = next(r for _, r in read_hands(tmp_path / "m" / "hands.sqlite") if len(r.board) == 5)
+    first = 3 if street == 2 else 4
+    gone = set(record.holes) | set(record.board[:first])
+    rows = []
+    for card in sorted(set(range(52)) - gone):  # the river card beside each turn: any card left
+        river = record.board[4] if street == 3 else min(set(range(52)) - gone - {card})
+        board = (*record.board[:first], card) + ((river,) if street == 2 else ())
+        rows.append(luck.luck_terms(record._replace(board=board), np.random.default_rng(5), samples=40))
+    rows = np.array(rows)  # (cards, streets, positions)
+    weights = np.array(luck.STREET_WEIGHTS[6])
+    assert len(rows) == 52 - len(gone) and np.abs(rows[:, street]).max() > 1
+    assert np.allclose(rows[:, street].mean(axis=0), 0, atol=1e-9)
+    assert np.allclose(rows[:, :street], rows[0, :street], atol=1e-12)
+    exact = np.einsum("s,csp->p", weights[: street + 1], rows[:, : street + 1]) / len(rows)  # E over the card
+    assert np.allclose(exact, weights[:street] @ rows[0, :street], atol=1e-9)  # of u - X, up to this card
+
+
+def test_fitted_weights_are_the_least_squares_of_the_net_on_the_street_terms(tmp_path):
+    """`fit_street_weights` against numpy's least squares with an intercept on the plain replay's terms."""
+    play_match(["bpl", "loose-aggressive", "call"], 120, seed=6, out=tmp_path / "m")
+    fitted = luck.fit_street_weights(tmp_path / "m", seed=2, samples=30)
+    rng = np.random.default_rng(2)
+    terms, nets = [], []
+    for _, record in read_hands(tmp_path / "m" / "hands.sqlite"):
+        terms.append(luck.luck_terms(record, rng, samples=30).T)
+        nets.append(record.nets)
+    terms, nets = np.vstack(terms), np.concatenate(nets)
+    design = np.hstack([terms, np.ones((len(terms), 1))])
+    assert np.allclose(fitted, np.linalg.lstsq(design, nets, rcond=None)[0][:4], atol=1e-9)
+    play_match(["raise", "call", "random"], 60, seed=5, out=tmp_path / "s", config=GameConfig(stack=100))
+    with pytest.raises(ConfigError, match="calibrate on folders of one number of seats"):
+        luck.fit_street_weights(tmp_path / "s", seed=0, samples=10)
 
 
 @pytest.mark.parametrize(

@@ -41,7 +41,7 @@ from tqdm import tqdm
 
 from pokerlab.agents import Agent
 from pokerlab.agents.registry import is_external, split_label
-from pokerlab.arena.backend import Backend, as_backend, farm, parallel
+from pokerlab.arena.backend import Backend, Update, as_backend, farm, parallel
 from pokerlab.arena.output import MatchResult, ResultsWriter, run_meta
 from pokerlab.arena.players import AgentSpec
 from pokerlab.arena.sandbox import MODES as SANDBOX_MODES
@@ -301,7 +301,7 @@ def play_match(
             tally.reports.append(SessionReport(**{**report, "faults": tuple(report["faults"])}))
             tally.faults = [a + b for a, b in zip(tally.faults, report["faults"], strict=True)]
         jobs = [job for job in jobs if job.session not in writer.completed]
-    events = _events(jobs, backend, direct, any(isolated) if pin is None else bool(pin))
+    events = _events(jobs, backend, direct, any(isolated) if pin is None else bool(pin), progress)
     try:
         with tqdm(
             total=total, initial=len(tally.rows), disable=not progress, unit="hand", smoothing=0.1
@@ -346,27 +346,39 @@ def duplicate_tournament(
 # -- running sessions -----------------------------------------------------------------------------------
 
 
-def _events(jobs: list[SessionJob], backend: Backend, direct, pin: bool = False):
+def _events(jobs: list[SessionJob], backend: Backend, direct, pin: bool = False, progress: bool = False):
     """(session, event) pairs from every job: in this process, in up to ``backend.workers`` local worker
-    processes (streaming their events), or as Ray tasks (`session_events`, a session's events at once);
-    with `pin`, each local table and its bots on one CPU (`pinned`)."""
+    processes (streaming their events), or as Ray tasks (`session_events`, a session's events at once,
+    after its `Progress` as it plays where `progress` is asked); with `pin`, each local table and its bots
+    on one CPU (`pinned`)."""
     if not jobs:
         return
     if not parallel(backend, len(jobs)):
         yield from _in_process(jobs, direct, _current_cpu() if pin else None)
     elif backend.kind == "ray":
-        for index, events in farm(session_events, [(job,) for job in jobs], backend):
-            for event in events:
-                yield jobs[index].session, event
+        for index, told in farm(session_events, [(job,) for job in jobs], backend, progress):
+            session = jobs[index].session
+            if type(told) is Update:  # hands played so far
+                yield session, Progress(told.value)
+                continue
+            for event in told:  # the session's events, all at once
+                yield session, event
     else:
         cpus = sorted(os.sched_getaffinity(0)) if pin else []
         yield from _parallel_events(jobs, backend.workers, cpus)
 
 
-def session_events(job: SessionJob) -> list:
+def session_events(job: SessionJob, tell=None) -> list:
     """The events of one session played in this process, all at once (a Ray task's result: a session
-    played again after its node died reaches the match once), less its progress and pauses."""
-    return [event for _, event in _in_process([job]) if type(event) not in (Progress, Pause)]
+    played again after its node died reaches the match once), less its progress and pauses; `tell`, where
+    given, takes the hands played as they go (each `Progress`)."""
+    events = []
+    for _, event in _in_process([job]):
+        if type(event) is Progress and tell is not None:
+            tell(event.hands)
+        elif type(event) not in (Progress, Pause):
+            events.append(event)
+    return events
 
 
 def _current_cpu() -> int | None:

@@ -157,6 +157,7 @@ class Table:
             p.agent.act if isinstance(p, LocalPlayer) and self.action_timeout is None else None
             for p in players
         ]
+        self.all_direct = None not in self.direct
         # with log_policies, the in-process agents that answer the all-holdings query (isolated ones are
         # never asked: their code does not run here)
         self.queries = [
@@ -220,6 +221,10 @@ class Table:
         self.decisions = []
         self.policies = []
         self.hand_observers = [j for j in self.observers if j in seats and j not in people]
+        # the fast path of `play_on`: every player to ask is a local agent, asked directly; nobody listens in
+        self.asked_directly = not (self.hand_observers or self.log_decisions or self.log_policies) and (
+            self.all_direct or None not in [self.direct[j] for j in seats if j not in people]
+        )
         for j in self.begin_listeners:
             if j in seats and j not in people:
                 start = hand_start(state, seats.index(j), seats, self.seat_configs[j], self.hand_number)
@@ -321,23 +326,26 @@ class Table:
     def play_hand(self, state: HandState, seats: Sequence[int]) -> HandState:
         """Play `state` to its end with ``seats[position]`` acting at each position."""
         self.start_hand(state, seats)
-        seats = self.seats
-        direct = self.direct
-        if (
-            self.hand_observers
-            or self.log_decisions
-            or self.log_policies
-            or None in [direct[j] for j in seats]
-        ):
+        self.play_on()
+        return self.finish_hand()
+
+    def play_on(self) -> None:
+        """Ask the players in turn until the hand is over or a person's seat (``people`` in `start_hand`)
+        is to act: one `step` at a time, or the direct loop where every player to ask is a local agent with
+        no deadline and nobody listens in (`play_hand` and the RL environments play through it)."""
+        state, seats, people, direct = self.state, self.seats, self.people, self.direct
+        if not self.asked_directly:
             step = self.step
-            while state.actor >= 0:
+            while state.actor >= 0 and seats[state.actor] not in people:
                 step()
-            return self.finish_hand()
+            return
         # the research fast path: local agents asked directly, no deadline, nobody listening in
         configs = self.seat_configs
         while state.actor >= 0:
             p = state.actor
             j = seats[p]
+            if j in people:
+                return
             view = seat_view(state, p, seats, configs[j])
             try:
                 choice = direct[j](view)
@@ -346,7 +354,6 @@ class Table:
             if type(choice) is not int or choice not in view.legal_actions:
                 choice = self._checked(j, view, choice)[0]
             state.act(choice)
-        return self.finish_hand()
 
     def close(self) -> None:
         """Stop every player (isolated processes end, side by side)."""

@@ -3,7 +3,7 @@
 Every hand is played by the arena's `Table` (the one hand loop): the learning seat is a person's seat there
 (``people`` in `Table.start_hand`), never asked nor told; the environment applies its action with
 `Table.apply`, and the opponents (trusted agents in this process, made from registry names) are asked by
-`Table.step`. One hand is one episode.
+`Table.play_on`, up to the learning seat's next turn. One hand is one episode.
 
 Seeding: ``reset(seed=s)`` starts a session (fresh opponents seeded from s, the deals of seed s from its
 first); ``reset()`` without a seed plays the session's next hand (the button moves one seat, the opponents
@@ -18,7 +18,7 @@ import gymnasium as gym
 import numpy as np
 
 from pokerlab.engine import GameConfig
-from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder
+from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder, PlainView
 from pokerlab.envs.learners import LearnerTable, Seated
 from pokerlab.errors import ConfigError, IllegalAction
 
@@ -28,8 +28,9 @@ class HoldemEnv(Seated, gym.Env):
     in the other seats in order): Discrete(3) actions (FOLD, CALL, RAISE), observations of
     `pokerlab.envs.encoding`, the reward the seat's net in small bets at the hand's end (0 before).
 
-    ``info`` holds ``view`` (the seat's view as a dict), ``action_mask`` (int8 FOLD, CALL, RAISE),
-    ``hand`` (the session's hand number) and, at the end, ``nets`` (every lasting seat's net in small bets).
+    ``info`` holds ``view`` (the seat's view in plain form: a `PlainView`, built at its first read),
+    ``action_mask`` (int8 FOLD, CALL, RAISE), ``hand`` (the session's hand number) and, at the end,
+    ``nets`` (every lasting seat's net in small bets).
     A hand in which the learning seat never acts (all fold to its big blind) is played out and skipped:
     ``info["skipped"]`` lists the seat's nets in small bets in those hands.
     """
@@ -67,12 +68,14 @@ class HoldemEnv(Seated, gym.Env):
     @property
     def position(self) -> int:
         """The learning seat's position in the hand."""
-        return self.learning.seats.index(self.seat)
+        return self.learning.positions[self.seat]
 
     def _observe(self) -> tuple[np.ndarray, dict]:
         """The learning seat's observation and info on the hand as it stands."""
-        obs, mask, plain = self._encoder.encode(self.learning.view(self.seat))
-        return obs, {"view": plain, "action_mask": mask, "hand": self.learning.hand}
+        learning = self.learning
+        view = learning.view(self.seat)
+        obs, mask = self._encoder.encode(view)
+        return obs, {"view": PlainView(view), "action_mask": mask, "hand": learning.hand}
 
     # -- Gymnasium ------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -97,7 +100,7 @@ class HoldemEnv(Seated, gym.Env):
             raise IllegalAction("the hand is over (or was never dealt): call reset() before step()")
         learning.apply(action)
         obs, info = self._observe()
-        if learning.actor >= 0:
+        if learning.state.actor >= 0:
             return obs, 0.0, False, False, info
         info["nets"] = nets = learning.finish()
         return obs, nets[self.seat], True, False, info

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.players import AgentSpec, LocalPlayer
 from pokerlab.arena.seating import ring_positions
@@ -19,6 +20,8 @@ from pokerlab.engine import GameConfig, HandState, seat_view
 from pokerlab.errors import ConfigError, IllegalAction
 
 ACTION_NAMES = ("FOLD", "CALL", "RAISE")
+#: The actions, by number.
+ACTIONS = (FOLD, CALL, RAISE)
 
 
 class LearnerTable:
@@ -41,6 +44,13 @@ class LearnerTable:
         self.hand = -1
         self.state: HandState | None = None
         self.seats: tuple[int, ...] = ()
+        # each button's (lasting seat at each position, position of each lasting seat), made once
+        n = self.players
+        self._seatings = []
+        for button in range(n):
+            seats = tuple(ring_positions(list(range(n)), button, n))
+            self._seatings.append((seats, tuple(seats.index(j) for j in range(n))))
+        self.positions: tuple[int, ...] = ()
 
     def new_session(self, seed: int, stream: int) -> None:
         """Start the deals of `seed` from the first, the agents seeded from (seed, stream, seat)."""
@@ -55,18 +65,12 @@ class LearnerTable:
             self.hand += 1
             cards = self.dealer.cards(self.hand, n)
             self.state = HandState(self.config, cards[: 2 * n], cards[2 * n :])
-            self.seats = tuple(ring_positions(list(range(n)), self.hand % n, n))
+            self.seats, self.positions = self._seatings[self.hand % n]
             self.table.start_hand(self.state, self.seats, people=self.learners)
-            self._advance()
+            self.table.play_on()
             if self.state.actor >= 0:
                 return skipped
             skipped.append(self.finish())
-
-    def _advance(self) -> None:
-        """Let the agents act until a learner must, or the hand is over."""
-        state, seats, table, learners = self.state, self.seats, self.table, self.learners
-        while state.actor >= 0 and seats[state.actor] not in learners:
-            table.step()
 
     @property
     def actor(self) -> int:
@@ -75,29 +79,32 @@ class LearnerTable:
 
     def view(self, seat: int):
         """The view of lasting seat `seat` now."""
-        return seat_view(self.state, self.seats.index(seat), self.seats, self.table.seat_configs[seat])
+        return seat_view(self.state, self.positions[seat], self.seats, self.table.seat_configs[seat])
 
     def apply(self, action, who: str = "") -> None:
         """Play the acting learner's `action` (0 FOLD, 1 CALL, 2 RAISE), then the agents' until a learner
         must act or the hand is over; an illegal action raises `IllegalAction`."""
-        legal = self.state.legal_actions()
-        if action not in legal:
+        table = self.table
+        try:
+            if action not in ACTIONS:
+                raise IllegalAction(action)
+            table.apply(int(action))  # the engine refuses an illegal action before it changes anything
+        except IllegalAction:
+            legal = self.state.legal_actions()
             raise IllegalAction(
                 f"{who}action {action!r} is not legal here; legal: "
                 + ", ".join(f"{a} ({ACTION_NAMES[a]})" for a in legal)
                 + " (the action mask marks them)"
-            )
-        table = self.table
-        table.apply(int(action))
+            ) from None
         if table.hand_observers:
             table.tell_observers()
-        self._advance()
+        table.play_on()
 
     def finish(self) -> list[float]:
         """End the hand (the agents told); every lasting seat's net in small bets."""
         self.table.finish_hand()
         nets, unit = self.state.nets, self.config.small_bet
-        return [nets[self.seats.index(j)] / unit for j in range(self.players)]
+        return [nets[p] / unit for p in self.positions]
 
 
 class Seated:

@@ -1,7 +1,7 @@
-"""`pokerlab evaluate RESULTS... --method luck|divat|aivat`: raw and variance-reduced sb/hand of results
-folders, and an ACPC-style crosstable over several heads-up folders (or a folder of them: a round robin);
-and `pokerlab match ... --evaluate METHOD`, which this module adds to the match command (the arena stands
-below evaluation, so the flag comes from here)."""
+"""`pokerlab evaluate RESULTS... --method luck|divat|aivat|baseline`: raw and variance-reduced sb/hand of
+results folders, and an ACPC-style crosstable over several heads-up folders (or a folder of them: a round
+robin); and `pokerlab match ... --evaluate METHOD`, which this module adds to the match command (the arena
+stands below evaluation, so the flag comes from here)."""
 
 from __future__ import annotations
 
@@ -16,24 +16,30 @@ import numpy as np
 from pokerlab.arena.output import finite_json
 from pokerlab.commandline import int_in, seed_arg
 from pokerlab.errors import ConfigError
-from pokerlab.evaluation import aivat, divat, luck
+from pokerlab.evaluation import aivat, baseline, divat, luck
 from pokerlab.evaluation.core import value_digest
 from pokerlab.evaluation.stats import EstimatorRow, SeatEstimates, estimator_row, report_table
 
 #: The estimators of `pokerlab evaluate`.
-METHODS = ("luck", "divat", "aivat")
+METHODS = ("luck", "divat", "aivat", "baseline")
 #: The value function of each method, as the report names it.
 VALUE_FUNCTIONS = {
-    "luck": "all-in equity (exact post-flop, {samples} fresh boards pre-flop)",
+    "luck": "all-in equity (exact post-flop, {samples} fresh boards pre-flop), each street's luck weighted "
+    "by the number of seats (luck.STREET_WEIGHTS)",
     "divat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state)",
     "aivat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state); imaginary tier: "
     "all-in equity once the baseline finishes the round (" + str(aivat.SAMPLES_PREFLOP) + " boards pre-flop)",
+    "baseline": "none: the control agent "
+    + baseline.DEFAULT_CONTROL
+    + " replays every deal in every position "
+    "(beta cross-fitted over two folds of orbits)",
 }
 #: Pre-flop boards (luck) or run-outs (DIVAT, AIVAT) per value, by method.
 DEFAULT_SAMPLES = {
     "luck": luck.DEFAULT_SAMPLES,
     "divat": divat.DEFAULT_SAMPLES,
     "aivat": divat.DEFAULT_SAMPLES,
+    "baseline": 0,  # the Baseline samples nothing
 }
 
 
@@ -44,7 +50,11 @@ def estimates(
     value = VALUE_FUNCTIONS[method].format(samples=samples)
     if method == "luck":
         found = {"luck": luck.luck_of_folder(results, seed=seed, samples=samples)}
-        return found, value, value_digest("luck", {"samples": samples}, luck)
+        parameters = {"samples": samples, "weights": luck.STREET_WEIGHTS}
+        return found, value, value_digest("luck", parameters, luck)
+    if method == "baseline":
+        found = {"baseline": baseline.baseline_of_folder(results, seed)}
+        return found, value, value_digest("baseline", {"control": baseline.DEFAULT_CONTROL}, baseline)
     digest = value_digest("divat", {"samples": samples, "make": divat.MAKE}, divat)
     if method == "divat":
         return {"divat": divat.divat_of_folder(results, seed, samples)}, value, digest
@@ -164,7 +174,8 @@ def crosstable_text(agents: list[str], cells: dict[tuple[str, str], EstimatorRow
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """Evaluate `pokerlab match` results folders: each seat's raw sb/hand beside its variance-reduced
     sb/hand (luck adjustment; DIVAT; AIVAT's chance, actions and imaginary-observation tiers, the last two
-    for seats that report probabilities or answer the all-holdings policy query), with 95 % CIs over the
+    for seats that report probabilities or answer the all-holdings policy query; the Baseline control
+    agent's replay of every deal, for matches without duplicate), with 95 % CIs over the
     units of the match (deals in a duplicate match, else hands), the SD ratio, the variance removed and the
     unbiasedness z of mean(X - u). Several heads-up folders (or a folder of them) give a crosstable."""
     folders = round_robin([Path(r) for r in args.results])
