@@ -7,7 +7,9 @@ hands with DIVAT or AIVAT: PVAT (uoftcprg/pvat) takes the game as Python callabl
 game, and its DIVAT class needs the players' strategies, which Billings & Kan's DIVAT does not.
 The target is 10,000 heads-up hands with DIVAT in under a minute on one core (``--hands 10000``). A second
 folder, Loki-1 against the tight-aggressive stereotype (known by its all-holdings policy query), times
-AIVAT's three tiers, imaginary observations included, beside the luck adjustment on its hands.
+AIVAT's three tiers, imaginary observations included, beside the luck adjustment on its hands. Last,
+the rows of recorded all-holdings answers (policies.bin, `pokerlab.arena.policy_record`): our distinct
+rows of a float32[1326, 3] answer beside numpy's ``np.unique(axis=0)`` on the same answers.
 Usage: ``python benchmarks/evaluate.py [--hands N] [--results FOLDER] [--json]``.
 """
 
@@ -19,7 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from pokerlab import play_match
+from pokerlab.arena.policy_record import decode, distinct_rows, read_policies
 from pokerlab.evaluation.aivat import aivat_of_folder
 from pokerlab.evaluation.divat import divat_of_folder
 from pokerlab.evaluation.luck import luck_of_folder
@@ -74,9 +79,25 @@ def main() -> None:
                 "seconds": seconds,
                 "hands_per_second": {name: hands / s for name, s in seconds.items()},
             }
+        play_match(["loki1", "tight-aggressive"], 40, seed=3, out=Path(scratch) / "asked", log_policies=True)
+        answers = [
+            p.astype(np.float32)
+            for payload in read_policies(Path(scratch) / "asked").values()
+            for p in decode(payload).values()
+        ]
+    report["distinct rows"] = {"answers": len(answers), "seconds": {}}
+    for name, rows in (
+        ("ours", distinct_rows),
+        ("np.unique (peer)", lambda p: np.unique(p.view("<u4"), axis=0, return_inverse=True)),
+    ):
+        start = time.process_time()
+        for policy in answers:
+            rows(policy)
+        report["distinct rows"]["seconds"][name] = time.process_time() - start
     if args.json:
         print(json.dumps(report))
         return
+    distinct = report.pop("distinct rows")
     for name, run in report.items():
         rates = run["hands_per_second"]
         peer = rates["luck (peer)"]
@@ -84,6 +105,12 @@ def main() -> None:
         print(f"{'method':<20}{'hands/s':>10}{'s per 10,000 hands':>20}{'x luck':>8}")
         for method, rate in rates.items():
             print(f"{method:<20}{rate:>10.0f}{10_000 / rate:>20.1f}{rate / peer:>8.2f}")
+    ours, peer = distinct["seconds"].values()
+    count = distinct["answers"]
+    print(
+        f"distinct rows of {count} recorded answers: ours {1e6 * ours / count:.0f} us each, "
+        f"np.unique {1e6 * peer / count:.0f} us each ({peer / ours:.1f}x faster)"
+    )
 
 
 if __name__ == "__main__":
