@@ -16,7 +16,7 @@ from pokerlab.engine import RIVER, HandStart, SeatView
 from pokerlab.holdings import NUM_HOLDINGS
 from pokerlab.programs.loki1 import Loki1Agent
 from pokerlab.programs.loki2.config import VARIANTS, Loki2Config
-from pokerlab.programs.loki2.holdings_policy import loki2_triples_policy
+from pokerlab.programs.loki2.holdings_policy import keep_follower, loki2_triples_policy
 from pokerlab.programs.loki2.reweight import TripleFollower
 from pokerlab.programs.loki2.selector import select_action
 from pokerlab.programs.loki2.simulate import folded_keep_weights, simulate
@@ -34,6 +34,7 @@ class Loki2Agent(Loki1Agent):
         self._blinds: tuple[int, ...] = ()
         self._u = 0.0  # the action selector's uniform for the hand
         self._probabilities: tuple[float, float, float] | None = None  # what a triple decision drew from
+        self._followed: dict = {}  # the follower at each post-flop decision of the hand (`kept_follower`)
 
     def begin_hand(self, start: HandStart) -> None:
         self._blinds = start.blinds
@@ -47,6 +48,7 @@ class Loki2Agent(Loki1Agent):
         blinds = self._blinds or (0,) * players
         self._hand = TripleFollower(players, position, hole, self.config, sizes, blinds, self.loki2)
         self._seats = seats
+        self._followed = {}
         return self._hand
 
     def act(self, view: SeatView) -> Decision:
@@ -81,6 +83,7 @@ class Loki2Agent(Loki1Agent):
             info |= result.info()
             self.last_rule = "simulation"
         else:
+            keep_follower(self, view, hand)
             u = self._u if loki2.same_u_per_hand else float(self.rng.random())
             action, probabilities = select_action(triple, u), triple
             self.last_rule = "triple"

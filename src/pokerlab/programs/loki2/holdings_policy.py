@@ -18,6 +18,8 @@ holding by holding.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
@@ -35,6 +37,24 @@ from pokerlab.programs.loki2.reweight import TripleFollower
 from pokerlab.programs.loki2.triples import TripleContext, reference_triple
 
 
+def keep_follower(agent, view: SeatView, hand: TripleFollower) -> None:
+    """Keep a copy of `hand`, the follower `act` draws its triple on `view` from, for the hand's queries
+    (`kept_follower`): its opponents' tables were re-weighted with the opponent model as it was at each
+    action, which a replay with the model as it is when asked does not give back."""
+    shared = {id(hand.config): hand.config, id(hand.loki2): hand.loki2}  # frozen: not copied
+    key = (view.position, view.seats, view.actions, view.board)
+    agent._followed[len(view.actions)] = (key, copy.deepcopy(hand, shared))
+
+
+def kept_follower(agent, view: SeatView) -> TripleFollower | None:
+    """The follower `act` kept at its decision on `view` (`keep_follower`), None where it kept none (a
+    fresh agent, another hand, a decision by Loki-1's rules)."""
+    kept = getattr(agent, "_followed", {}).get(len(view.actions))
+    if kept is None or kept[0] != (view.position, view.seats, view.actions, view.board):
+        return None
+    return kept[1]
+
+
 def loki2_triples_policy(agent, view: SeatView) -> np.ndarray:
     """float[1326, 3]: Loki-2's (fold, call, raise) on `view` with each holding (the module doc)."""
     loki2, me = agent.loki2, view.position
@@ -47,8 +67,11 @@ def loki2_triples_policy(agent, view: SeatView) -> np.ndarray:
     strategy = None
     policy = np.zeros((NUM_HOLDINGS, 3))
     for past, taken in views_of(view):
-        hand.follow(past.actions, past.board, agent.frequencies, past.seats, learning=False)
-        hand.catch_up(past.round)
+        follower = kept_follower(agent, past) if past.round != PREFLOP else None
+        if follower is None:
+            hand.follow(past.actions, past.board, agent.frequencies, past.seats, learning=False)
+            hand.catch_up(past.round)
+            follower = hand
         if past.round == PREFLOP:
             if strategy is None:
                 strategy = strategies(agent, past, hand)
@@ -58,8 +81,8 @@ def loki2_triples_policy(agent, view: SeatView) -> np.ndarray:
             else:
                 high = np.where(plays == taken, high, low)  # an impossible holding: an empty interval
             continue
-        values = holding_values(agent, past, hand)
-        betting = hand.facts.context(past)
+        values = holding_values(agent, past, follower)
+        betting = follower.facts.context(past)
         contexts = [TripleContext.of(betting, past.config.bet_size(RIVER), sb) for sb in (False, True)]
         t1, t2 = rules.make1, rules.make2
         facing = past.to_call > 0
