@@ -271,11 +271,12 @@ def with_query(
 
 
 def _agrees(row: np.ndarray, triple: tuple, interval: tuple[float, float] | None) -> bool:
-    """Whether a query's row (P(a | the hand so far), float32 where recorded) is the `Decision`'s triple, or,
-    for a seat that draws the whole hand from one uniform, the triple's share of the `interval` its
-    earlier triples and actions left (the query answers given the hand so far)."""
-    return np.allclose(row, triple, atol=1e-6) or (
-        interval is not None and np.allclose(row, conditional(triple, interval), atol=1e-6)
+    """Whether a query's row (P(a | the hand so far), float32 where recorded: rounding below 1e-7) is the
+    `Decision`'s triple to 1e-6 absolute, or, for a seat that draws the whole hand from one uniform, the
+    triple's share of the `interval` its earlier triples and actions left (the query answers given the
+    hand so far)."""
+    return np.allclose(row, triple, rtol=0, atol=1e-6) or (
+        interval is not None and np.allclose(row, conditional(triple, interval), rtol=0, atol=1e-6)
     )
 
 

@@ -10,10 +10,22 @@ Loki-2's follower (re-weighting by triples) from the public actions, its values 
 (`pokerlab.programs.loki1.holdings_policy.holding_values`), each holding's triple at each of Loki-2's
 decisions, its u-interval narrowed to the action taken, and its semi-bluff flag (a bet checked to below
 Make1, kept while nobody bets), which the action taken fixes. With a fresh u per decision the rows are the
-triples. A holding that could not have played the hand (its interval empty) answers from the whole of
-[0, 1). The query answers for Loki-2 frozen; the simulating Loki-2 does not offer it (a simulation per
-holding and decision is far too dear), and the tests compare this one with Loki-2's own `act` replayed
-holding by holding.
+triples.
+
+Loki-2 learns during a match: `act` re-weights each opponent action with the opponent model as it was
+then (Loki-1's counts, one action more at each), and its first hand's pot starts from no blinds (the
+follower's [KNOWN] quirk in `agent`). A replay with the model as it is when asked gives back neither: its
+triples differ from `act`'s by a few thousandths. So at each post-flop decision by triples `act` keeps a
+copy of its own follower (`keep_follower`; the follower's tables know nothing of its own cards), and the
+query continues from it at that decision (`kept_follower`): asked after `act` on the same view (`pokerlab
+match --log-policies`), the row of Loki-2's holding is what `act` drew from, the others what `act` draws
+from with them in the same state. Where none was kept (a fresh agent, a view of another hand) it replays,
+for Loki-2 frozen: it learns nothing from the hand's actions.
+
+A holding that could not have played the hand (its interval empty) answers from the whole of [0, 1). The
+simulating Loki-2 does not offer the query (a simulation per holding and decision is far too dear). The
+tests compare this one with Loki-2's own `act` replayed holding by holding, and asked during a match
+with what `act` drew from.
 """
 
 from __future__ import annotations
