@@ -36,6 +36,9 @@ class _CallingSeat:
     def queue(self, line: str) -> None:
         self.queued.append(line)
 
+    def send(self, line: str) -> None:
+        self.sent.append(line)
+
     def flush(self) -> None:
         self.sent += self.queued
         self.queued = []
@@ -83,6 +86,41 @@ def dealer_alone(hands: int, seed: int) -> tuple[float, list[str]]:
     return cpu / hands, seats[0].sent
 
 
+def reference_alone(hands: int, seed: int) -> tuple[float, list[str]]:
+    """CPU seconds a hand of our reference-mode dealer (`run_reference`, its log and transcript written to
+    a scratch folder) with calling seats, and the lines seat 0 was sent (each state as it happens)."""
+    import contextlib
+    import io
+    import os
+    import tempfile
+
+    from pokerlab.interfaces.acpc.refdealer import parse_reference_command, run_reference
+
+    seats: list[_CallingSeat] = []
+
+    def new_session(self, rng_entropy=None, agent=None) -> None:
+        self.gone, self.hand, self.asked = None, None, set()
+        self.channel = _CallingSeat()
+        seats.append(self.channel)
+
+    real = AcpcPlayer.new_session
+    AcpcPlayer.new_session = new_session
+    here = os.getcwd()
+    try:
+        with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()):
+            os.chdir(folder)
+            command, _ = parse_reference_command(
+                ["m", "holdem.limit.2p.reverse_blinds", str(hands), str(seed), "a", "b", "-T", "-q"]
+            )
+            cpu = time.process_time()
+            run_reference(command, stderr=io.StringIO())
+            cpu = time.process_time() - cpu
+    finally:
+        os.chdir(here)
+        AcpcPlayer.new_session = real
+    return cpu / hands, seats[0].sent
+
+
 def client_alone(lines: list[str], hands: int) -> float:
     """CPU seconds a hand of an always-call `AcpcClient` reading `lines`."""
     client = AcpcClient(make_agent("call"), GameConfig(), _PlayBack(lines))
@@ -98,8 +136,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=("dealer", "client"))
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="the dealer in reference mode (acpc dealer: each line sent as it happens, log and transcript)",
+    )
     args = parser.parse_args()
-    dealer, lines = dealer_alone(args.hands, args.seed)
+    dealer, lines = (reference_alone if args.reference else dealer_alone)(args.hands, args.seed)
     print(f"heads-up always-call, {args.hands} hands, seed {args.seed}, no sockets:")
     if args.only != "client":
         print(f"  dealer alone    {dealer * 1e6:6.0f} us CPU/hand")
