@@ -468,6 +468,15 @@ class HandLines:
                 seen[p] = ""
         return out
 
+    def state_line(self, values: list[str], names: list[str]) -> str:
+        """The log's STATE line of the finished hand whose last state `lines` was given: every position's
+        hole cards and the board as far as the hand went, its ``values`` and ``names`` by position; equal to
+        `statelog.format_state_line` (the reference) but made from the texts already made."""
+        return (
+            f"STATE:{self.hand}:{self.betting}:{'|'.join(self.cards)}{self.board}:"
+            f"{'|'.join(values)}:{'|'.join(names)}"
+        )
+
 
 def _short(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:77] + "...")
