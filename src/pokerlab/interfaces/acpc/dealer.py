@@ -90,9 +90,14 @@ class AcpcTable(Table):
     def start_hand(self, state: HandState, seats: Sequence[int]) -> None:
         super().start_hand(state, seats)
         self.lines = HandLines(self.hand_number)
-        comment = SEATS_COMMENT + "|".join(map(str, self.seats))  # who sits where, before each hand
-        for p, line in enumerate(self.lines.lines(state)):
-            self._tell(self.seats[p], "begin", (comment, line) if self.says_seats else (line,))
+        lines = self.lines.lines(state)
+        if self.says_seats:  # who sits where, before each hand
+            comment = SEATS_COMMENT + "|".join(map(str, self.seats))
+            for p, line in enumerate(lines):
+                self._tell(self.seats[p], "begin", (comment, line))
+        else:
+            for p, line in enumerate(lines):
+                self._tell(self.seats[p], "begin", (line,))
 
     def step(self) -> None:
         super().step()

@@ -210,10 +210,13 @@ class ReferenceSeat(AcpcPlayer):
     def _limit(self) -> float | None:
         return self.action_timeout  # the budgets are checked once the answer is in, as the reference does
 
-    def _heard(self, line: str) -> None:
+    def _heard(self, line: str, answer: str | None = None) -> None:
+        """Note when a line came (`line`, or the state `line` answered with `answer`: the answer's whole
+        line is made only to be traced)."""
         self.heard = time.time()
         if self.trace is not None:
-            self.trace.write(f"FROM {self.number} at {_stamp(self.heard)} {line}\n")
+            text = line if answer is None else f"{line}:{answer}"
+            self.trace.write(f"FROM {self.number} at {_stamp(self.heard)} {text}\n")
 
     def _stray(self, line: str) -> None:
         self._heard(line)
@@ -223,7 +226,7 @@ class ReferenceSeat(AcpcPlayer):
             self.warn("bad state format in response")
 
     def _action(self, answer: str, view: Owed) -> int:
-        self._heard(f"{self.last}:{answer}")
+        self._heard(self.last, answer)
         action = read_action(answer)
         if action is None:
             self.warn("bad action format in response, changed to call")
