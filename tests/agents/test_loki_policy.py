@@ -303,10 +303,9 @@ def test_board_counts_by_renamed_suits_are_the_per_holding_counts(board, rng):
     two and three suits, and paired."""
     from pokerlab.analysis.potential import one_card_holding_counts, rank_table, two_card_holding_counts
     from pokerlab.cards import parse_cards
-    from pokerlab.programs.loki1.holdings_policy import _BOARD_COUNTS, board_counts
+    from pokerlab.programs.loki1.board_pairs import board_counts
 
     cards = tuple(parse_cards(board))
-    _BOARD_COUNTS.clear()
     for to_come in (1, 2) if len(cards) == 3 else (1,):
         rows, counts = board_counts(cards, to_come)
         codes = np.array(cards, dtype=np.uint8)
