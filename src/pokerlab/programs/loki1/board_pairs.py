@@ -136,29 +136,40 @@ def board_pairs(board: tuple[int, ...], cards_to_come: int) -> BoardPairs:
     first_tied = np.searchsorted(ranks, ranks, side="left")
     after_tied = np.searchsorted(ranks, ranks, side="right")
     if cards_to_come:
-        rows, counts = board_counts(board, cards_to_come)
-        del rows  # the row of a pair is where its two holdings lie in the order
-        pairs = counts[np.ix_(order, order)]
-        equity = 2 * pairs[:, :, AHEAD] + pairs[:, :, TIED]
-        runs = first_tied[:, None] + np.arange(int((after_tied - first_tied).max()))
-        tied_ahead = np.take_along_axis(pairs[:, :, AHEAD], np.minimum(runs, order.size - 1), axis=1)
-        tied_ahead[runs >= after_tied[:, None]] = 0
+        counts = board_counts(board, cards_to_come)[1]  # a pair's row is where its holdings lie in order
+        equity, tied_ahead = _sorted_counts(counts, order, first_tied, after_tied)
         cases = comb(NUM_CARDS - len(board) - 4, cards_to_come)
     else:
-        equity, tied_ahead, cases = np.zeros((0, 0)), np.zeros((0, 0)), 0
+        equity, tied_ahead, cases = np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), 0
     entry = _BOARD_PAIRS[key] = BoardPairs(
         order.astype(np.int64),
         HOLDING_CARDS[order],
         _holders(order),
         first_tied.astype(np.int64),
         after_tied.astype(np.int64),
-        np.ascontiguousarray(equity, dtype=np.float32),
-        np.ascontiguousarray(tied_ahead, dtype=np.float32),
+        equity,
+        tied_ahead,
         cases,
     )
     if len(_BOARD_PAIRS) > KEPT_BOARDS:
         _BOARD_PAIRS.popitem(last=False)
     return entry
+
+
+@nb.njit(cache=True)
+def _sorted_counts(counts, order, first_tied, after_tied):
+    """(equity, tied_ahead) of `BoardPairs` from `board_counts`' counts and the order by rank now (numba
+    kernel)."""
+    n = order.size
+    equity = np.zeros((n, n), dtype=np.float32)
+    tied_ahead = np.zeros((n, (after_tied - first_tied).max()), dtype=np.float32)
+    for i in range(n):
+        mine = counts[order[i]]
+        for j in range(n):
+            equity[i, j] = 2 * mine[order[j], AHEAD] + mine[order[j], TIED]
+        for k in range(after_tied[i] - first_tied[i]):
+            tied_ahead[i, k] = mine[order[first_tied[i] + k], AHEAD]
+    return equity, tied_ahead
 
 
 @nb.njit(inline="always", cache=True, fastmath={"reassoc", "contract"})

@@ -30,10 +30,10 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.policy import board_clash
-from pokerlab.analysis.starting_hands import HOLDING_TYPE
+from pokerlab.analysis.starting_hands import HOLDING_TYPE, STARTING_HANDS
 from pokerlab.engine import PREFLOP, HandState, SeatView
 from pokerlab.engine.view import seat_view
-from pokerlab.holdings import HOLDING_CARDS, NUM_HOLDINGS
+from pokerlab.holdings import NUM_HOLDINGS
 from pokerlab.programs.loki1.board_pairs import board_pairs, holding_sums, potentials, strength
 from pokerlab.programs.loki1.opponents import HandFollower
 from pokerlab.programs.loki1.preflop import strategy_action
@@ -106,6 +106,10 @@ class _Replay:
         self.strategy: list | None = None  # per holding type
         self.round = PREFLOP
 
+    def copy(self) -> _Replay:
+        """A deep copy that shares the (frozen) configuration."""
+        return copy.deepcopy(self, {id(self.hand.config): self.hand.config})
+
 
 def _memo_key(agent, view: SeatView) -> tuple:
     """What a kept replay must share with `view`: the seats, blinds and stacks, and what Loki has learned."""
@@ -134,7 +138,7 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
         snapshots = kept[1][:done]
     else:
         snapshots = []
-    replay = copy.deepcopy(replay)
+    replay = replay.copy()
     hand = replay.hand
     live = ~board_clash(view.board)
     policy = np.zeros((NUM_HOLDINGS, 3))
@@ -154,7 +158,7 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
                 policy[np.arange(NUM_HOLDINGS), plays] = 1.0
             else:
                 replay.chance *= (plays == taken)[:, None]
-                snapshots.append((past.board, view.actions[: len(past.actions) + 1], copy.deepcopy(replay)))
+                snapshots.append((past.board, view.actions[: len(past.actions) + 1], replay.copy()))
             continue
         if past.round != replay.round:  # a check-raise is planned for its round only
             replay.chance[:, :2] += replay.chance[:, 2:]
@@ -194,7 +198,7 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
                     after[rows[group], state] += chance[group] * p
         if not current:
             replay.chance = after
-            snapshots.append((past.board, view.actions[: len(past.actions) + 1], copy.deepcopy(replay)))
+            snapshots.append((past.board, view.actions[: len(past.actions) + 1], replay.copy()))
     agent._replays = (key, snapshots)
     policy[~live] = 0.0
     return policy
@@ -204,18 +208,14 @@ def preflop_plays(strategy: list, view: SeatView, hand: HandFollower) -> np.ndar
     """int[1326]: the action `act` plays pre-flop on `view` with each holding, from the strategies of the
     holding types (`strategies`)."""
     can_raise, me = RAISE in view.legal_actions, view.position
-    return np.array(
-        [
-            played(strategy_action(s, view.raises, view.to_call > 0, hand.voluntary[me], can_raise), view)
-            for s in strategy
-        ]
-    )[HOLDING_TYPE]
+    plays = {
+        s: played(strategy_action(s, view.raises, view.to_call > 0, hand.voluntary[me], can_raise), view)
+        for s in set(strategy)
+    }
+    return np.array([plays[s] for s in strategy])[HOLDING_TYPE]
 
 
 def strategies(agent, view: SeatView, hand: HandFollower) -> list:
     """Loki's pre-flop strategy for each of the 169 holding types at its first pre-flop decision, `view`."""
-    first = [int(np.flatnonzero(HOLDING_TYPE == t)[0]) for t in range(int(HOLDING_TYPE.max()) + 1)]
-    return [
-        agent._choose_strategy(view._replace(hole=(int(HOLDING_CARDS[i, 0]), int(HOLDING_CARDS[i, 1]))), hand)
-        for i in first
-    ]
+    choose = agent._strategy_chooser(view, hand)
+    return [choose(kind) for kind in STARTING_HANDS]
