@@ -142,6 +142,47 @@ def test_loki1_query_is_act_replayed_holding_by_holding(variant, rng):
     assert checked >= 20  # holdings that could have played the hand (the others are checked for sums only)
 
 
+def views_on_street(rng, count, agent, street, players):
+    """Views of Loki-1 (seat 0) at its first decision on `street` of hands it plays against random
+    callers and raisers."""
+    views = []
+    while len(views) < count:
+        cards = rng.permutation(52)[: 2 * players + 5].tolist()
+        state = HandState(GameConfig(), cards[: 2 * players], cards[2 * players :])
+        player = copy.deepcopy(agent)
+        while not state.is_over:
+            view = seat_view(state, state.actor)
+            if state.actor == 0 and view.round == street:
+                views.append(view)
+                break
+            if state.actor == 0:
+                action = split_decision(player.act(view))[0]
+            else:
+                action = int(rng.choice([a for a in view.legal_actions if a != FOLD]))
+            state.act(action)
+    return views
+
+
+@pytest.mark.parametrize("street, players", [(3, 2), (2, 3)])
+def test_loki1_query_on_later_streets_is_act_replayed(street, players, rng):
+    """River views (the flop's and turn's decisions replayed for every holding) and three-handed turn views
+    (the field array of two opponents)."""
+    agent = Loki1Agent()
+    agent.freeze()
+    checked = 0
+    for view in views_on_street(rng, 2, agent, street, players):
+        policy = agent.policy_for_holdings(blind_view(view))
+        clash = board_clash(view.board)
+        assert np.all(policy[clash] == 0) and np.allclose(policy[~clash].sum(axis=1), 1)
+        true = int(np.flatnonzero((HOLDING_CARDS == sorted(view.hole)).all(axis=1))[0])
+        for i in [true, *rng.choice(np.flatnonzero(~clash), 8, replace=False).tolist()]:
+            plain = replayed(agent, view, tuple(int(c) for c in HOLDING_CARDS[i]))
+            if plain is not None:
+                np.testing.assert_allclose(policy[i], plain, atol=1e-9, err_msg=f"holding {i} on {view}")
+                checked += 1
+    assert checked >= 4
+
+
 def test_loki1_query_draws_nothing_and_learns_nothing(rng):
     agent = Loki1Agent()
     views = loki_views(rng, 3, agent)
