@@ -3,11 +3,12 @@ the field array of its opponents' weight tables, from tables made once per board
 
 Per board and cards to come (`board_pairs`, kept for the last `KEPT_BOARDS`), the holdings that miss the
 board are sorted by their rank now, so that each holding's opponents lie in three runs: those it is ahead
-of (before its run of equal ranks), tied with (the run), behind (after it). Beside the order, an int16
-matrix in that order holds each pair's completions (the turn and river, or the river, that share no card
-with either holding) counted as ``2 * ahead + tied``, and a small one the completions ending ahead of the
-holdings tied now; the counts are `pokerlab.analysis.potential`'s per-holding kernels (`board_counts`),
-counted once per class of holdings under the suit renamings that keep the board.
+of (before its run of equal ranks), tied with (the run), behind (after it). Beside the order, a matrix in
+that order holds each pair's completions (the turn and river, or the river, that share no card with
+either holding) counted as ``2 * ahead + tied`` (float32: whole numbers up to 1,980, exact, and read
+vectorised), and a small one the completions ending ahead of the holdings tied now. The counts are
+`pokerlab.analysis.potential`'s per-holding kernels (`board_counts`), counted once per class of holdings
+under the suit renamings that keep the board.
 
 A query's weights then enter by sums over each run (`_run_sums`): per opponent table and holding, the
 weight W_r of the opponent holdings in each run r (ahead, tied, behind now) that share no card with it,
@@ -45,7 +46,7 @@ from pokerlab.cards import NUM_CARDS
 from pokerlab.evaluator import evaluate_batch
 from pokerlab.holdings import HOLDING_CARDS, HOLDING_INDEX, NUM_HOLDINGS
 
-#: (Board, cards to come) whose tables are kept (at most about 5 MB each): a hand needs three.
+#: (Board, cards to come) whose tables are kept (at most about 6 MB each): a hand needs three or four.
 KEPT_BOARDS = 6
 
 _BOARD_PAIRS: OrderedDict = OrderedDict()
@@ -63,9 +64,8 @@ class BoardPairs:
     holders: np.ndarray  # int64[52, 51 - board size]: by card, where the holdings with it lie in the order
     first_tied: np.ndarray  # int64[n]: where the run of the holdings of its rank starts, in that order
     after_tied: np.ndarray  # int64[n]: where it ends
-    equity: (
-        np.ndarray
-    )  # float32[n, n]: 2 * ahead + tied completions of i against j; 0 where they share a card
+    #: float32[n, n]: 2 * ahead + tied completions of i against j; 0 where they share a card
+    equity: np.ndarray
     tied_ahead: np.ndarray  # float32[n, widest run]: ahead completions of i against first_tied[i] + k
     cases: int  # completions of every pair of holdings (0: no card to come, both count arrays empty)
 

@@ -13,13 +13,10 @@ the hand so far. A holding that could not have played the hand's history answers
 check-raise and no semi-bluff.
 
 After the flop Loki's values (HS_n against the field array, EHS, EHS' and PPOT; Papp 1998 ch. 5-6) are
-computed for every holding at once: its rank on the board against every opponent holding, each weighted by
-the field array with the holding's own cards taken out, and the potential tables from the counts of every
-(holding, opponent holding) pair on the board, counted once per board (`board_counts`: about 0.4 s for a
-flop's two-card counts, 40 ms for a turn's one-card counts) and kept for the last boards. The counts are
-`pokerlab.analysis.potential`'s per-holding kernels; the weighting is a numba kernel here. The query answers
-for Loki frozen: it learns nothing from the hand's actions. The tests compare it with Loki's own `act`
-replayed holding by holding, its random draws enumerated.
+computed for every holding at once from tables made once per board and kept for the hand (`board_pairs`),
+and the rules are asked once per group of holdings they treat alike (`rule_groups`). The query answers for
+Loki frozen: it learns nothing from the hand's actions. The tests compare it with Loki's own `act` replayed
+holding by holding, its random draws enumerated.
 """
 
 from __future__ import annotations
