@@ -25,7 +25,7 @@ from pokerlab.programs.loki1.postflop import (
     semi_bluff_odds,
     showdown_odds,
 )
-from pokerlab.programs.loki1.rule_groups import Traced, rule_groups
+from pokerlab.programs.loki1.rule_groups import VALUE_NAMES, Traced, rule_groups
 
 
 def view_on(board: list[int], players: int):
@@ -118,14 +118,9 @@ def random_situations(rng, count):
             can_raise=bool(rng.integers(2)),
         )
 
-        def make(hs_n, ehs, ehs_optimistic, ppot, semi_bluffing, facts=facts):
+        def make(*values, facts=facts):  # the values in `VALUE_NAMES` order, then semi-bluffing
             return PostflopSituation(
-                ehs_optimistic=ehs_optimistic,
-                ehs=ehs,
-                hand_strength_n=hs_n,
-                potential=ppot,
-                semi_bluffing=semi_bluffing,
-                **facts,
+                **dict(zip((*VALUE_NAMES, "semi_bluffing"), values, strict=True)), **facts
             )
 
         probe = make(0.0, 0.0, 0.0, 0.0, False)
