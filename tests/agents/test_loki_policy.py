@@ -339,22 +339,29 @@ def seat_view_before_bet(flop):
 
 
 @pytest.mark.parametrize("board", ["Ah 7h 2c", "Ah 7h 2h", "7c 7d 2h", "Ah 7h 2c Kd"])
-def test_board_counts_by_renamed_suits_are_the_per_holding_counts(board, rng):
-    """Rows filled from a suit renaming of another holding's equal the kernel's own, on boards with one,
-    two and three suits, and paired."""
-    from pokerlab.analysis.potential import one_card_holding_counts, rank_table, two_card_holding_counts
+def test_board_tables_by_renamed_suits_are_the_per_holding_counts(board, rng):
+    """The board's pair tables, rows filled from a suit renaming of another holding's counts included, are
+    the per-holding kernel's own counts, on boards with one, two and three suits, and paired."""
+    from pokerlab.analysis.potential import (
+        AHEAD,
+        TIED,
+        one_card_holding_counts,
+        rank_table,
+        two_card_holding_counts,
+    )
     from pokerlab.cards import parse_cards
-    from pokerlab.programs.loki1.board_pairs import board_counts
+    from pokerlab.programs.loki1.board_pairs import _BOARD_PAIRS, board_pairs
 
     cards = tuple(parse_cards(board))
+    _BOARD_PAIRS.clear()
     for to_come in (1, 2) if len(cards) == 3 else (1,):
-        rows, counts = board_counts(cards, to_come)
+        pairs = board_pairs(cards, to_come)
         codes = np.array(cards, dtype=np.uint8)
         shared = rank_table(codes, to_come + 2)
         kernel = two_card_holding_counts if to_come == 2 else one_card_holding_counts
-        live = np.flatnonzero(~board_clash(cards))
-        for h in rng.choice(live, 60, replace=False):
-            own_rows, own_counts = kernel(HOLDING_CARDS[h].astype(np.uint8), codes, shared)
-            np.testing.assert_array_equal(rows[h], own_rows)
-            np.testing.assert_array_equal(counts[h], own_counts)
-        assert np.all(rows[board_clash(cards)] == -1)
+        for i in rng.choice(pairs.order.size, 40, replace=False):
+            counts = kernel(HOLDING_CARDS[pairs.order[i]].astype(np.uint8), codes, shared)[1][pairs.order]
+            np.testing.assert_array_equal(pairs.equity[i], 2 * counts[:, AHEAD] + counts[:, TIED])
+            low, high = pairs.first_tied[i], pairs.after_tied[i]
+            np.testing.assert_array_equal(pairs.tied_ahead[i, : high - low], counts[low:high, AHEAD])
+            assert np.all(pairs.tied_ahead[i, high - low :] == 0)

@@ -7,8 +7,8 @@ of (before its run of equal ranks), tied with (the run), behind (after it). Besi
 that order holds each pair's completions (the turn and river, or the river, that share no card with
 either holding) counted as ``2 * ahead + tied`` (float32: whole numbers up to 1,980, exact, and read
 vectorised), and a small one the completions ending ahead of the holdings tied now. The counts are
-`pokerlab.analysis.potential`'s per-holding kernels (`board_counts`), counted once per class of holdings
-under the suit renamings that keep the board.
+`pokerlab.analysis.potential`'s per-holding kernels, counted once per class of holdings
+under the suit renamings that keep the board (`_pair_counts`).
 
 A query's weights then enter by sums over each run (`_run_sums`): per opponent table and holding, the
 weight W_r of the opponent holdings in each run r (ahead, tied, behind now) that share no card with it,
@@ -70,33 +70,6 @@ class BoardPairs:
     cases: int  # completions of every pair of holdings (0: no card to come, both count arrays empty)
 
 
-def board_counts(board: tuple[int, ...], cards_to_come: int) -> tuple[np.ndarray, np.ndarray]:
-    """(rows int8[1326, 1326], counts int16[1326, 1326, 3]): `holding_counts` of every holding (row h) on
-    `board` with 1 or 2 cards to come, zero rows for holdings that meet the board.
-
-    A renaming of suits that maps the board onto itself maps holding h's row onto that of its image, the
-    opponent holdings renamed alike (hand ranks ignore suit names), so one holding of each class is
-    counted (half the holdings on a two-suited flop, a sixth on a one-suited one)."""
-    codes = np.array(board, dtype=np.uint8)
-    shared = rank_table(codes, cards_to_come + 2)
-    count = two_card_holding_counts if cards_to_come == 2 else one_card_holding_counts
-    rows = np.full((NUM_HOLDINGS, NUM_HOLDINGS), -1, dtype=np.int8)
-    counts = np.zeros((NUM_HOLDINGS, NUM_HOLDINGS, 3), dtype=np.int16)
-    renamings = _board_renamings(board)
-    done = np.zeros(NUM_HOLDINGS, dtype=bool)
-    for h in np.flatnonzero(~board_clash(board)):
-        if done[h]:
-            continue
-        rows[h], counts[h] = count(HOLDING_CARDS[h].astype(np.uint8), codes, shared)
-        done[h] = True
-        for image in renamings:  # image[i]: the holding i becomes
-            g = image[h]
-            if not done[g]:
-                rows[g, image], counts[g, image] = rows[h], counts[h]
-                done[g] = True
-    return rows, counts
-
-
 def _board_renamings(board: tuple[int, ...]) -> list[np.ndarray]:
     """The renamings of suits, other than none, that map `board` onto itself, each as int[1326]: the index
     of the holding each holding becomes."""
@@ -136,8 +109,12 @@ def board_pairs(board: tuple[int, ...], cards_to_come: int) -> BoardPairs:
     first_tied = np.searchsorted(ranks, ranks, side="left")
     after_tied = np.searchsorted(ranks, ranks, side="right")
     if cards_to_come:
-        counts = board_counts(board, cards_to_come)[1]  # a pair's row is where its holdings lie in order
-        equity, tied_ahead = _sorted_counts(counts, order, first_tied, after_tied)
+        codes = np.array(board, dtype=np.uint8)
+        shared = rank_table(codes, cards_to_come + 2)
+        images = np.array([np.arange(NUM_HOLDINGS), *_board_renamings(board)], dtype=np.int64)
+        equity, tied_ahead = _pair_counts(
+            codes, cards_to_come, shared, order.astype(np.int64), first_tied, after_tied, images
+        )
         cases = comb(NUM_CARDS - len(board) - 4, cards_to_come)
     else:
         equity, tied_ahead, cases = np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), 0
@@ -157,18 +134,41 @@ def board_pairs(board: tuple[int, ...], cards_to_come: int) -> BoardPairs:
 
 
 @nb.njit(cache=True)
-def _sorted_counts(counts, order, first_tied, after_tied):
-    """(equity, tied_ahead) of `BoardPairs` from `board_counts`' counts and the order by rank now (numba
-    kernel)."""
+def _pair_counts(board, cards_to_come, shared, order, first_tied, after_tied, images):
+    """(equity, tied_ahead) of `BoardPairs`: `holding_counts` of each holding of `order` on `board` with 1
+    or 2 cards to come (`pokerlab.analysis.potential`'s kernels, `shared` its `rank_table`), written in the
+    order by rank now (numba kernel).
+
+    A renaming of suits that maps the board onto itself (`images`: the holding each holding becomes) maps
+    holding h's counts onto those of its image, the opponent holdings renamed alike (hand ranks ignore suit
+    names), so one holding of each class is counted (half the holdings on a two-suited flop, a sixth on a
+    one-suited one)."""
     n = order.size
+    position = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int64)
+    for i in range(n):
+        position[order[i]] = i
     equity = np.zeros((n, n), dtype=np.float32)
     tied_ahead = np.zeros((n, (after_tied - first_tied).max()), dtype=np.float32)
-    for i in range(n):
-        mine = counts[order[i]]
-        for j in range(n):
-            equity[i, j] = 2 * mine[order[j], AHEAD] + mine[order[j], TIED]
-        for k in range(after_tied[i] - first_tied[i]):
-            tied_ahead[i, k] = mine[order[first_tied[i] + k], AHEAD]
+    done = np.zeros(HOLDING_CARDS.shape[0], dtype=np.bool_)
+    for h in order:
+        if done[h]:
+            continue
+        hole = HOLDING_CARDS[h].copy()
+        if cards_to_come == 2:
+            counts = two_card_holding_counts(hole, board, shared)[1]
+        else:
+            counts = one_card_holding_counts(hole, board, shared)[1]
+        for image in images:
+            g = image[h]
+            if done[g]:
+                continue
+            done[g] = True
+            i = position[g]
+            for o in order:
+                j = position[image[o]]
+                equity[i, j] = 2 * counts[o, AHEAD] + counts[o, TIED]
+                if first_tied[i] <= j < after_tied[i]:
+                    tied_ahead[i, j - first_tied[i]] = counts[o, AHEAD]
     return equity, tied_ahead
 
 
