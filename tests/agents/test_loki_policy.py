@@ -142,6 +142,47 @@ def test_loki1_query_is_act_replayed_holding_by_holding(variant, rng):
     assert checked >= 20  # holdings that could have played the hand (the others are checked for sums only)
 
 
+def views_on_street(rng, count, agent, street, players):
+    """Views of Loki-1 (seat 0) at its first decision on `street` of hands it plays against random
+    callers and raisers."""
+    views = []
+    while len(views) < count:
+        cards = rng.permutation(52)[: 2 * players + 5].tolist()
+        state = HandState(GameConfig(), cards[: 2 * players], cards[2 * players :])
+        player = copy.deepcopy(agent)
+        while not state.is_over:
+            view = seat_view(state, state.actor)
+            if state.actor == 0 and view.round == street:
+                views.append(view)
+                break
+            if state.actor == 0:
+                action = split_decision(player.act(view))[0]
+            else:
+                action = int(rng.choice([a for a in view.legal_actions if a != FOLD]))
+            state.act(action)
+    return views
+
+
+@pytest.mark.parametrize("street, players", [(3, 2), (2, 3)])
+def test_loki1_query_on_later_streets_is_act_replayed(street, players, rng):
+    """River views (the flop's and turn's decisions replayed for every holding) and three-handed turn views
+    (the field array of two opponents)."""
+    agent = Loki1Agent()
+    agent.freeze()
+    checked = 0
+    for view in views_on_street(rng, 2, agent, street, players):
+        policy = agent.policy_for_holdings(blind_view(view))
+        clash = board_clash(view.board)
+        assert np.all(policy[clash] == 0) and np.allclose(policy[~clash].sum(axis=1), 1)
+        true = int(np.flatnonzero((HOLDING_CARDS == sorted(view.hole)).all(axis=1))[0])
+        for i in [true, *rng.choice(np.flatnonzero(~clash), 8, replace=False).tolist()]:
+            plain = replayed(agent, view, tuple(int(c) for c in HOLDING_CARDS[i]))
+            if plain is not None:
+                np.testing.assert_allclose(policy[i], plain, atol=1e-9, err_msg=f"holding {i} on {view}")
+                checked += 1
+    assert checked >= 4
+
+
 def test_loki1_query_draws_nothing_and_learns_nothing(rng):
     agent = Loki1Agent()
     views = loki_views(rng, 3, agent)
@@ -298,23 +339,29 @@ def seat_view_before_bet(flop):
 
 
 @pytest.mark.parametrize("board", ["Ah 7h 2c", "Ah 7h 2h", "7c 7d 2h", "Ah 7h 2c Kd"])
-def test_board_counts_by_renamed_suits_are_the_per_holding_counts(board, rng):
-    """Rows filled from a suit renaming of another holding's equal the kernel's own, on boards with one,
-    two and three suits, and paired."""
-    from pokerlab.analysis.potential import one_card_holding_counts, rank_table, two_card_holding_counts
+def test_board_tables_by_renamed_suits_are_the_per_holding_counts(board, rng):
+    """The board's pair tables, rows filled from a suit renaming of another holding's counts included, are
+    the per-holding kernel's own counts, on boards with one, two and three suits, and paired."""
+    from pokerlab.analysis.potential import (
+        AHEAD,
+        TIED,
+        one_card_holding_counts,
+        rank_table,
+        two_card_holding_counts,
+    )
     from pokerlab.cards import parse_cards
-    from pokerlab.programs.loki1.holdings_policy import _BOARD_COUNTS, board_counts
+    from pokerlab.programs.loki1.board_pairs import _BOARD_PAIRS, board_pairs
 
     cards = tuple(parse_cards(board))
-    _BOARD_COUNTS.clear()
+    _BOARD_PAIRS.clear()
     for to_come in (1, 2) if len(cards) == 3 else (1,):
-        rows, counts = board_counts(cards, to_come)
+        pairs = board_pairs(cards, to_come)
         codes = np.array(cards, dtype=np.uint8)
         shared = rank_table(codes, to_come + 2)
         kernel = two_card_holding_counts if to_come == 2 else one_card_holding_counts
-        live = np.flatnonzero(~board_clash(cards))
-        for h in rng.choice(live, 60, replace=False):
-            own_rows, own_counts = kernel(HOLDING_CARDS[h].astype(np.uint8), codes, shared)
-            np.testing.assert_array_equal(rows[h], own_rows)
-            np.testing.assert_array_equal(counts[h], own_counts)
-        assert np.all(rows[board_clash(cards)] == -1)
+        for i in rng.choice(pairs.order.size, 40, replace=False):
+            counts = kernel(HOLDING_CARDS[pairs.order[i]].astype(np.uint8), codes, shared)[1][pairs.order]
+            np.testing.assert_array_equal(pairs.equity[i], 2 * counts[:, AHEAD] + counts[:, TIED])
+            low, high = pairs.first_tied[i], pairs.after_tied[i]
+            np.testing.assert_array_equal(pairs.tied_ahead[i, : high - low], counts[low:high, AHEAD])
+            assert np.all(pairs.tied_ahead[i, high - low :] == 0)

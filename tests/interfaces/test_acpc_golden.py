@@ -8,7 +8,9 @@ from __future__ import annotations
 import io
 import re
 import shutil
+import signal
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -24,6 +26,7 @@ from pokerlab.interfaces.acpc.client import play
 from pokerlab.interfaces.acpc.gamedef import load_gamedef
 from pokerlab.interfaces.acpc.refdeal import ReferenceDeals, mt19937_state, reference_seats
 from pokerlab.interfaces.acpc.refdealer import chips, parse_reference_command, run_reference
+from pokerlab.interfaces.acpc.statelog import parse_acpc_state_line
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent / "bots"))
@@ -293,3 +296,61 @@ def test_without_q_stderr_traces_every_line_as_the_reference_does(tmp_path, monk
         "Seconds cumulatively spent in match for seat 0: 0",
         "Seconds cumulatively spent in match for seat 1: 0",
     ]
+
+
+# -- a dealer stopped or killed mid-match leaves a log that reads back -----------------------------------
+
+
+def _caller(port: int) -> None:
+    """Our always-call client, which ends when the dealer goes away."""
+    config = load_gamedef("holdem.limit.2p.reverse_blinds").to_config()
+    play(make_agent("call"), config, "127.0.0.1", port, players=2)
+
+
+def test_a_stopped_or_killed_dealer_leaves_a_whole_log(tmp_path):
+    """Two dealer commands mid-match: the one stopped (SIGTERM) writes every hand it finished before it
+    exits (status 143; its log's hands are those of its transcript, the last perhaps unfinished), the one
+    killed (SIGKILL) loses at most the last second's hands; both logs are whole lines, hands 0, 1, ... in
+    order, each read back by the STATE line reader."""
+    game = load_gamedef("holdem.limit.2p.reverse_blinds")
+    dealers, threads = {}, []
+    for how in ("stopped", "killed"):
+        folder = tmp_path / how
+        folder.mkdir()
+        command = [sys.executable, "-m", "pokerlab.interfaces.cli", "acpc", "dealer", how]
+        command += ["holdem.limit.2p.reverse_blinds", "1000000", "3", "a", "b", "-T", "-q"]
+        dealers[how] = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, text=True)
+    for dealer in dealers.values():
+        for port in dealer.stdout.readline().split():
+            threads.append(threading.Thread(target=_caller, args=(int(port),), daemon=True))
+            threads[-1].start()
+    logs = {how: tmp_path / how / f"{how}.log" for how in dealers}
+    ends = time.monotonic() + 30
+    while not all(_state_lines(log) for log in logs.values() if log.exists()) or not all(
+        log.exists() for log in logs.values()
+    ):  # the first batch of hands written (after a second)
+        assert time.monotonic() < ends, "no hand logged within 30 s"
+        time.sleep(0.05)
+    dealers["stopped"].send_signal(signal.SIGTERM)
+    dealers["killed"].kill()
+    assert dealers["stopped"].wait(30) == 128 + signal.SIGTERM
+    dealers["killed"].wait(30)
+    for t in threads:
+        t.join(30)
+    hands = {}
+    for how, log in logs.items():
+        text = log.read_text()
+        lines = text.splitlines()
+        assert text.endswith("\n") and lines[0] == f"# name/game/hands/seed {how} " + (
+            "holdem.limit.2p.reverse_blinds 1000000 3"
+        )
+        states = lines[4:]
+        assert states and not any(line.startswith("SCORE") for line in states)
+        for k, line in enumerate(states):
+            assert line.startswith(f"STATE:{k}:")
+            parse_acpc_state_line(line, game.to_config())
+        hands[how] = len(states)
+    transcript = (tmp_path / "stopped" / "stopped.tlog").read_text()
+    assert transcript.endswith("\n")
+    played = int(transcript.splitlines()[-1].split()[1])  # the last hand with an action
+    assert hands["stopped"] in (played, played + 1)  # every finished hand logged

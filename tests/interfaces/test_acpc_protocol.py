@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import os
 import re
+import signal
 import socket
 import threading
 import time
@@ -17,6 +20,7 @@ from pokerlab.engine.config import UNLIMITED_STACK
 from pokerlab.errors import ConfigError, CorruptData, InvalidCards
 from pokerlab.interfaces.acpc.channel import MAX_POLL, Channel, ConnectionClosed, LineTooLong, check_poll
 from pokerlab.interfaces.acpc.gamedef import STANDARD_GAMES, gamedef_of, load_gamedef, parse_gamedef
+from pokerlab.interfaces.acpc.logfile import LogFile, stop_on_signals
 from pokerlab.interfaces.acpc.matchstate import (
     MAX_LINE,
     Follower,
@@ -25,7 +29,12 @@ from pokerlab.interfaces.acpc.matchstate import (
     matchstate_of,
     parse_matchstate,
 )
-from pokerlab.interfaces.acpc.statelog import acpc_state_line, parse_acpc_state_line, score_line
+from pokerlab.interfaces.acpc.statelog import (
+    acpc_state_line,
+    format_state_line,
+    parse_acpc_state_line,
+    score_line,
+)
 
 #: ACPC's heads-up limit game file as the competition ships it (comments, its own line order).
 REVERSE_BLINDS = """\
@@ -234,7 +243,8 @@ def _same_hand(a: HandState, b: HandState) -> bool:
 
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_line_writer_and_follower_equal_their_references(players):
-    """The dealer's `HandLines` writes what `matchstate_of` formats; the client's `Follower` reaches the
+    """The dealer's `HandLines` writes what `matchstate_of` formats (and the log's STATE line what
+    `format_state_line` does); the client's `Follower` reaches the
     state `MatchState.replay` rebuilds from scratch, line after line, for every seat of 200 random hands."""
     rng = np.random.default_rng(players)
     followers = [Follower(GameConfig()) for _ in range(players)]
@@ -254,6 +264,11 @@ def test_line_writer_and_follower_equal_their_references(players):
                 assert _same_hand(followed, state)  # the seat's view keeps the whole hand
                 assert _same_hand(text_followers[p].follow_line(line), reference)
                 assert text_followers[p].last == ms
+        end = states[-1]  # the log's line of the hand, from the texts made for its lines
+        values, names = [str(v) for v in end.nets], [f"p{p}" for p in range(players)]
+        assert lines.state_line(values, names) == format_state_line(
+            hand, end.betting_string(), end.holes, end.board_seen, values, names
+        )
 
 
 def test_follower_judges_every_line_as_the_reference_does():
@@ -428,3 +443,43 @@ def test_acpc_state_line_round_trip():
     assert score_line([30.0, -30.0], ["alice", "bob"]) == "SCORE:30|-30:alice|bob"
     with pytest.raises(CorruptData, match="differ from the replayed nets"):
         parse_acpc_state_line(line.replace("30|-30", "40|-40"), GameConfig())
+
+
+# -- the dealer's log file ----------------------------------------------------------------------------
+
+
+class _SignalledFile(io.StringIO):
+    """A file that receives SIGTERM while it is being written; ``written``: what was written to it."""
+
+    written = ""
+
+    def write(self, text: str) -> int:
+        os.kill(os.getpid(), signal.SIGTERM)
+        self.written += text
+        return len(text)
+
+
+def test_a_log_file_writes_whole_batches_and_a_stop_signal_waits_for_the_write():
+    """Lines are written together once the time has passed (checked at a hand's end) and at close; a
+    SIGTERM that comes in the middle of a write stops the dealer (`SystemExit` 143) once the batch is
+    written, so the close that follows writes no line twice."""
+    file = io.StringIO()
+    log = LogFile(file, every=0.2)
+    log.write("a\n")
+    log.hand_done()
+    assert file.getvalue() == ""  # not yet due
+    time.sleep(0.25)
+    log.write("b\n")
+    log.hand_done()
+    assert file.getvalue() == "a\nb\n"  # one write of both
+    before = signal.getsignal(signal.SIGTERM)
+    signalled = _SignalledFile()
+    with stop_on_signals():
+        log = LogFile(signalled, every=3600)
+        log.write("STATE:0\n")
+        log.write("STATE:1\n")
+        with pytest.raises(SystemExit) as stopped:
+            log.close()
+    assert stopped.value.code == 128 + signal.SIGTERM
+    assert signalled.written == "STATE:0\nSTATE:1\n" and signalled.closed
+    assert signal.getsignal(signal.SIGTERM) == before  # put back

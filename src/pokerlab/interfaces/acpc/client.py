@@ -128,8 +128,8 @@ class AcpcClient:
                 self.results.close()
 
     def _play(self) -> ClientReport:
-        channel = self.channel
-        follow = self.follower.follow_line
+        channel, follower, players = self.channel, self.follower, self.players
+        follow = follower.follow_line
         try:
             channel.send(VERSION)
         except ConnectionClosed:
@@ -156,13 +156,14 @@ class AcpcClient:
             except PokerlabError as exc:  # a line no rules make sense of (the engine says why)
                 self._warn(f"ignored the line {line[:80]!r}: {exc}")
                 continue
-            if self.players is not None and self.follower.last.players != self.players:
+            ms = follower.last
+            if players is not None and len(ms.holes) != players:
                 raise ConfigError(
-                    f"the dealer's line {line[:80]!r} has {self.follower.last.players} players; the game "
-                    f"has {self.players} (--game)"
+                    f"the dealer's line {line[:80]!r} has {len(ms.holes)} players; the game "
+                    f"has {players} (--game)"
                 )
             try:
-                self._handle(self.follower.last, state, line)
+                self._handle(ms, state, line)
             except ConnectionClosed:
                 return self.report
 
@@ -203,9 +204,10 @@ class AcpcClient:
             for record in state.actions[self.seen :]:
                 agent.observe(record)
         self.seen = len(state.actions)
-        if state.is_over:
+        actor = state.actor
+        if actor < 0:  # the hand is over
             self._end(state, ms, line)
-        elif state.actor == p:
+        elif actor == p:
             self.channel.send(f"{line}:{ACTION_LETTERS[self._decide(state, p)]}")
 
     def _seated_fixed(self, hand: int, position: int, n: int) -> bool:

@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TextIO
 
 from pokerlab.arena.match import MatchResult, Tally, check_match, plan_sessions, unique_labels
 from pokerlab.arena.players import AgentSpec
@@ -33,8 +32,9 @@ from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import check_poll
+from pokerlab.interfaces.acpc.logfile import LogFile, stop_on_signals
 from pokerlab.interfaces.acpc.matchstate import SEATS_COMMENT, HandLines
-from pokerlab.interfaces.acpc.seat import AcpcPlayer
+from pokerlab.interfaces.acpc.seat import AcpcPlayer, Owed
 from pokerlab.interfaces.acpc.statelog import format_state_line, score_line
 
 #: Seconds the dealer polls for each answer before it sleeps (`Channel.poll_for`): about what an
@@ -59,7 +59,7 @@ class AcpcTable(Table):
         players: Sequence[AcpcPlayer],
         config: GameConfig,
         labels: Sequence[str],
-        log: TextIO | None = None,
+        log: LogFile | None = None,
         tolerate_faults: bool = False,
     ) -> None:
         super().__init__(players, config, labels, max_faults=0, tolerate_faults=tolerate_faults)
@@ -75,6 +75,12 @@ class AcpcTable(Table):
             player.start()
         super().new_session(entropies, agents)
 
+    def view(self) -> Owed:
+        """The answer's checks for the seat to act (`Owed`), in place of the `SeatView` that local agents
+        get."""
+        state = self.state
+        return Owed(state.actor, state.legal_actions(), state.to_call())
+
     def _send_lines(self) -> None:
         lines = self.lines.lines(self.state)
         tell = self._tell
@@ -84,9 +90,14 @@ class AcpcTable(Table):
     def start_hand(self, state: HandState, seats: Sequence[int]) -> None:
         super().start_hand(state, seats)
         self.lines = HandLines(self.hand_number)
-        comment = SEATS_COMMENT + "|".join(map(str, self.seats))  # who sits where, before each hand
-        for p, line in enumerate(self.lines.lines(state)):
-            self._tell(self.seats[p], "begin", (comment, line) if self.says_seats else (line,))
+        lines = self.lines.lines(state)
+        if self.says_seats:  # who sits where, before each hand
+            comment = SEATS_COMMENT + "|".join(map(str, self.seats))
+            for p, line in enumerate(lines):
+                self._tell(self.seats[p], "begin", (comment, line))
+        else:
+            for p, line in enumerate(lines):
+                self._tell(self.seats[p], "begin", (line,))
 
     def step(self) -> None:
         super().step()
@@ -101,7 +112,7 @@ class AcpcTable(Table):
             betting = state.betting_string()
             line = format_state_line(self.logged, betting, state.holes, state.board_seen, state.nets, names)
             self.log.write(line + "\n")
-            self.log.flush()  # a finished hand survives the dealer's crash (one write a hand, no fsync)
+            self.log.hand_done()
         self.logged += 1
         return state
 
@@ -192,7 +203,7 @@ def run_dealer(
         meta = run_meta(labels, config, seed, duplicate, hands, 1000, len(jobs))
         writer = ResultsWriter(Path(out), labels, meta)
     listeners = listen(ports)
-    log = open(log_path, "w") if log_path else None  # noqa: SIM115 - closed in finally
+    log = LogFile.open(log_path) if log_path else None
     players = [
         AcpcPlayer(
             s,
@@ -208,40 +219,44 @@ def run_dealer(
     table = AcpcTable(players, config, labels, log, tolerate_faults)
     tally = Tally(n, writer)
     left: dict[str, str] = {}
-    try:
-        if log:
-            log.write(
-                f"# pokerlab acpc dealer: {' '.join(labels)}; {hands} {'deals' if duplicate else 'hands'}, "
-                f"seed {seed}\n"
-            )
-        if on_ports:
-            on_ports([s.getsockname()[1] for s in listeners])
-        for job in jobs:
-            try:
-                for event in run_session(job, table):
-                    tally.take(event)
-            except BotFault as exc:
-                where = f"session {job.session}: " if duplicate else ""
-                played = f"{table.logged} hand{'' if table.logged == 1 else 's'}"
-                failed = BotFault(f"{where}{exc}; the match stopped after {played}")
-                if log:
-                    log.write(f"# {failed}\n")
-                raise failed from None
-            for j, player in enumerate(players):
-                if player.gone:
+    with stop_on_signals():  # a stopped dealer writes its log first
+        try:
+            if log:
+                log.write(
+                    f"# pokerlab acpc dealer: {' '.join(labels)}; {hands} "
+                    f"{'deals' if duplicate else 'hands'}, seed {seed}\n"
+                )
+            if on_ports:
+                on_ports([s.getsockname()[1] for s in listeners])
+            for job in jobs:
+                try:
+                    for event in run_session(job, table):
+                        tally.take(event)
+                except BotFault as exc:
                     where = f"session {job.session}: " if duplicate else ""
-                    left[labels[j]] = (
-                        left.get(labels[j], "") + ("; " if labels[j] in left else "") + where + player.gone
-                    )
-            table.close()  # the clients see the end of the session
-    finally:
-        table.close()
-        for s in listeners:
-            s.close()
-        if writer:
-            writer.close()
-        if log:
-            log.close()
+                    played = f"{table.logged} hand{'' if table.logged == 1 else 's'}"
+                    failed = BotFault(f"{where}{exc}; the match stopped after {played}")
+                    if log:
+                        log.write(f"# {failed}\n")
+                    raise failed from None
+                for j, player in enumerate(players):
+                    if player.gone:
+                        where = f"session {job.session}: " if duplicate else ""
+                        left[labels[j]] = (
+                            left.get(labels[j], "")
+                            + ("; " if labels[j] in left else "")
+                            + where
+                            + player.gone
+                        )
+                table.close()  # the clients see the end of the session
+        finally:
+            table.close()
+            for s in listeners:
+                s.close()
+            if writer:
+                writer.close()
+            if log:
+                log.close()
     rows, reports, faults = sorted(tally.rows), tally.reports, tally.faults
     result = MatchResult.of_rows(
         labels,

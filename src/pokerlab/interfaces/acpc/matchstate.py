@@ -297,15 +297,15 @@ def _act_letters(state: HandState, betting: str, start: int) -> bool:
         if letter == "/":
             continue
         action = LETTER_ACTIONS.get(letter, -1)
-        if action < 0 or state.is_over:  # an unknown letter, or an action after the end
+        if action < 0 or state.actor < 0:  # an unknown letter, or an action after the end
             return False
         try:
             state.act(action)
         except (IllegalAction, InvalidCards):
             return False
-        if cards < BOARD_SIZE[state.round] and not state.is_over:  # a round whose cards are not dealt
+        if cards < BOARD_SIZE[state.round] and state.actor >= 0:  # a round whose cards are not dealt
             return False
-    return state.is_over or min(state.round, 3) == betting.count("/")
+    return state.actor < 0 or min(state.round, 3) == betting.count("/")
 
 
 _NAME_BREAKERS = re.compile(r"[:|\s\x00-\x1f\x7f]+")
@@ -467,6 +467,15 @@ class HandLines:
                 out.append(head + betting + ":" + "|".join(seen) + board)
                 seen[p] = ""
         return out
+
+    def state_line(self, values: list[str], names: list[str]) -> str:
+        """The log's STATE line of the finished hand whose last state `lines` was given: every position's
+        hole cards and the board as far as the hand went, its ``values`` and ``names`` by position; equal to
+        `statelog.format_state_line` (the reference) but made from the texts already made."""
+        return (
+            f"STATE:{self.hand}:{self.betting}:{'|'.join(self.cards)}{self.board}:"
+            f"{'|'.join(values)}:{'|'.join(names)}"
+        )
 
 
 def _short(text: str) -> str:

@@ -26,6 +26,7 @@ text lists); `run_reference` plays the match as it does, on our table (`AcpcTabl
 
 from __future__ import annotations
 
+import contextlib
 import getopt
 import sys
 import time
@@ -35,15 +36,15 @@ from typing import TextIO
 
 from pokerlab.actions import ACTION_LETTERS, CALL, FOLD
 from pokerlab.arena.players import Disconnected, Timeout
-from pokerlab.engine import GameConfig, HandState, SeatView
+from pokerlab.engine import GameConfig, HandState
 from pokerlab.errors import BotFault, ConfigError
 from pokerlab.interfaces.acpc.channel import ConnectionClosed
 from pokerlab.interfaces.acpc.dealer import DEALER_POLL, AcpcTable, listen
 from pokerlab.interfaces.acpc.gamedef import load_gamedef
+from pokerlab.interfaces.acpc.logfile import LogFile, stop_on_signals
 from pokerlab.interfaces.acpc.matchstate import protocol_name, read_action, reference_values
 from pokerlab.interfaces.acpc.refdeal import ReferenceDeals, reference_seats
-from pokerlab.interfaces.acpc.seat import AcpcPlayer
-from pokerlab.interfaces.acpc.statelog import format_state_line
+from pokerlab.interfaces.acpc.seat import AcpcPlayer, Owed
 
 USAGE = (
     "MATCH GAME HANDS SEED NAME... [-f] [-l|-L] [-p PORT,PORT...] [-q] [-t|-T] [-a] [--t_response MS] "
@@ -192,7 +193,7 @@ class ReferenceSeat(AcpcPlayer):
         if self.trace is not None:
             self.trace.write(f"TO {self.number} at {_stamp(self.sent)} {line}\r\n")
 
-    def act(self, view: SeatView, deadline: float | None = None) -> int:
+    def act(self, view: Owed, deadline: float | None = None) -> int:
         """The answer, waited for up to the response limit; then, as the reference checks them, the
         hand's and the match's budgets (`Timeout` where the answer overran one)."""
         used = self.used
@@ -209,10 +210,13 @@ class ReferenceSeat(AcpcPlayer):
     def _limit(self) -> float | None:
         return self.action_timeout  # the budgets are checked once the answer is in, as the reference does
 
-    def _heard(self, line: str) -> None:
+    def _heard(self, line: str, answer: str | None = None) -> None:
+        """Note when a line came (`line`, or the state `line` answered with `answer`: the answer's whole
+        line is made only to be traced)."""
         self.heard = time.time()
         if self.trace is not None:
-            self.trace.write(f"FROM {self.number} at {_stamp(self.heard)} {line}\n")
+            text = line if answer is None else f"{line}:{answer}"
+            self.trace.write(f"FROM {self.number} at {_stamp(self.heard)} {text}\n")
 
     def _stray(self, line: str) -> None:
         self._heard(line)
@@ -221,8 +225,8 @@ class ReferenceSeat(AcpcPlayer):
         elif line and line[0] not in "#;":
             self.warn("bad state format in response")
 
-    def _action(self, answer: str, view: SeatView) -> int:
-        self._heard(f"{self.last}:{answer}")
+    def _action(self, answer: str, view: Owed) -> int:
+        self._heard(self.last, answer)
         action = read_action(answer)
         if action is None:
             self.warn("bad action format in response, changed to call")
@@ -234,8 +238,9 @@ class ReferenceSeat(AcpcPlayer):
 
 
 def _stamp(t: float) -> str:
-    seconds = int(t)
-    return f"{seconds}.{int((t - seconds) * 1e6):06d}"
+    """A wall-clock time as the reference writes it (seconds, '.', the microseconds in six digits)."""
+    seconds, micro = divmod(int(t * 1e6), 1_000_000)
+    return f"{seconds}.{micro:06d}"
 
 
 class ReferenceTable(AcpcTable):
@@ -263,24 +268,22 @@ class ReferenceTable(AcpcTable):
         if self.transcript is not None:
             seat = self.players[j]
             letter = ACTION_LETTERS[self.state.actions[-1].action]
-            self.transcript.write(f"{letter} {self.hand_number} {_stamp(seat.sent)} {_stamp(seat.heard)}\n")
+            sent, sent_us = divmod(int(seat.sent * 1e6), 1_000_000)  # `_stamp`'s, in one format
+            heard, heard_us = divmod(int(seat.heard * 1e6), 1_000_000)
+            times = f"{sent}.{sent_us:06d} {heard}.{heard_us:06d}"
+            self.transcript.write(f"{letter} {self.hand_number} {times}\n")
 
     def finish_hand(self) -> HandState:
-        number = self.hand_number
         state = super().finish_hand()
         values = reference_values(state)
         for p, j in enumerate(self.seats):
             self.totals[j] += values[p]
         if self.transcript is not None:
-            self.transcript.flush()  # a hand's actions at once: one write a hand, not one an action
+            self.transcript.hand_done()
         if self.reference_log is not None:
             names = [self.labels[j] for j in self.seats]
-            shown = list(map(chips, values))  # every hole card, the board as far as the hand went
-            line = format_state_line(
-                number, state.betting_string(), state.holes, state.board_seen, shown, names
-            )
-            self.reference_log.write(line + "\n")
-            self.reference_log.flush()
+            self.reference_log.write(self.lines.state_line(list(map(chips, values)), names) + "\n")
+            self.reference_log.hand_done()
         return state
 
     def score(self) -> str:
@@ -314,8 +317,19 @@ def run_reference(
         )
     mode = "a" if command.append else "w"
     listeners = listen(command.ports or [0] * n)
-    log = open(f"{command.match}.log", mode) if command.log else None  # noqa: SIM115 - closed in finally
-    transcript = open(f"{command.match}.tlog", mode) if command.transcript else None  # noqa: SIM115
+    files = contextlib.ExitStack()  # the log and transcript, written whatever stops the match
+    files.enter_context(stop_on_signals())  # entered first, left last: the files are written before
+    log = transcript = None
+    try:
+        if command.log:
+            log = files.enter_context(LogFile.open(f"{command.match}.log", mode))
+        if command.transcript:
+            transcript = files.enter_context(LogFile.open(f"{command.match}.tlog", mode))
+    except BaseException:
+        files.close()
+        for s in listeners:
+            s.close()
+        raise
 
     def warn(text: str) -> None:
         stderr.write(f"WARNING: {text}\n")
@@ -378,9 +392,9 @@ def run_reference(
             log.write(score + "\n")
         return score
     finally:
-        table.close()
-        for s in listeners:
-            s.close()
-        for f in (log, transcript):
-            if f:
-                f.close()
+        try:
+            table.close()
+            for s in listeners:
+                s.close()
+        finally:
+            files.close()

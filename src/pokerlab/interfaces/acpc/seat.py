@@ -35,12 +35,23 @@ import socket
 import subprocess
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from pokerlab.arena.players import AgentFailure, Disconnected, Timeout
 from pokerlab.arena.sandbox import stop
-from pokerlab.engine import SeatView
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong
 from pokerlab.interfaces.acpc.matchstate import MAX_LINE, read_action
+
+
+class Owed(NamedTuple):
+    """What a remote seat's answer is checked against: the position to act, its legal actions and the
+    chips it owes (`SeatView`'s fields of those names; the client sees the game in its lines, so the
+    table builds no whole view for it)."""
+
+    position: int
+    legal_actions: tuple[int, ...]
+    to_call: int
+
 
 #: Seconds a seat's program may take to exit once its session is closed, before its process group is killed.
 EXIT_GRACE = 2.0
@@ -186,7 +197,7 @@ class AcpcPlayer:
         self.last = line
         self.channel.queue(line)
 
-    def act(self, view: SeatView, deadline: float | None = None) -> int:
+    def act(self, view: Owed, deadline: float | None = None) -> int:
         """Read the answer to the last state sent (the table's deadline is ignored: the seat's own apply)."""
         channel = self.channel
         if channel is None:
@@ -239,7 +250,7 @@ class AcpcPlayer:
             return Timeout(f"no answer within the action limit of {self.action_timeout} s")
         return Timeout(f"ran out of the hand's {self.hand_timeout} s")
 
-    def _action(self, answer: str, view: SeatView) -> int:
+    def _action(self, answer: str, view: Owed) -> int:
         action = read_action(answer)
         if action is None:
             raise AgentFailure(f"answered {answer[:20]!r}, not f, c/k or r/b")

@@ -128,20 +128,31 @@ class Loki1Agent(Agent):
 
     def _choose_strategy(self, view: SeatView, hand: HandFollower):
         """Pick the pre-flop strategy at Loki's first pre-flop decision (Papp 1998 §6.1, App. B)."""
-        config, me = self.config, view.position
         kind = STARTING_HANDS[HOLDING_TYPE[HOLDING_INDEX[view.hole]]]  # the engine's cards: no parsing
+        return self._strategy_chooser(view, hand)(kind)
+
+    def _strategy_chooser(self, view: SeatView, hand: HandFollower):
+        """``choose(kind)``: the pre-flop strategy of a starting hand at Loki's first pre-flop decision on
+        `view` (Papp 1998 §6.1, App. B), the betting read once for every hand asked."""
+        config, me = self.config, view.position
         if config.preflop == "simple":
-            return select_strategy(shipped_table(7)[kind], 7, config.tightness, 0, rules=config.preflop_rules)
-        others = [p for p in range(view.players) if p != me and not hand.folded[p]]
-        voluntarily_in = sum(1 for p in others if hand.voluntary[p])
-        still_to_act = hand.facts.opponents_to_act(me)
-        group = player_group(expected_players(voluntarily_in, still_to_act, config.probability_play))
-        in_pot = [p for p in range(view.players) if not hand.folded[p]]
-        position = preflop_position(in_pot.index(me) + 1, len(in_pot))
-        small_blind = me == blind_positions(view.players)[0]
-        return select_strategy(
-            shipped_table(group)[kind], group, config.tightness, position, small_blind, config.preflop_rules
-        )
+            table, group, position, small_blind = shipped_table(7), 7, 0, False
+        else:
+            others = [p for p in range(view.players) if p != me and not hand.folded[p]]
+            voluntarily_in = sum(1 for p in others if hand.voluntary[p])
+            still_to_act = hand.facts.opponents_to_act(me)
+            group = player_group(expected_players(voluntarily_in, still_to_act, config.probability_play))
+            in_pot = [p for p in range(view.players) if not hand.folded[p]]
+            position = preflop_position(in_pot.index(me) + 1, len(in_pot))
+            small_blind = me == blind_positions(view.players)[0]
+            table = shipped_table(group)
+
+        def choose(kind):
+            return select_strategy(
+                table[kind], group, config.tightness, position, small_blind, config.preflop_rules
+            )
+
+        return choose
 
     def _postflop(self, view: SeatView, hand: HandFollower) -> int:
         config = self.config
