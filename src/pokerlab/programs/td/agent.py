@@ -15,13 +15,14 @@ import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents.base import Agent
-from pokerlab.agents.policy import policy_by_substitution
+from pokerlab.agents.policy import board_clash
 from pokerlab.engine import HandEnd, HandStart, SeatView
 from pokerlab.errors import ConfigError, CorruptData
+from pokerlab.holdings import HOLDING_CARDS, NUM_HOLDINGS
 from pokerlab.programs.td.average import AveragePolicy
 from pokerlab.programs.td.config import PRESETS, TDConfig
-from pokerlab.programs.td.encoding import Encoder
-from pokerlab.programs.td.network import Network, TDChain
+from pokerlab.programs.td.encoding import Encoder, assemble, betting_block, card_block
+from pokerlab.programs.td.network import Network, TDChain, sigmoid
 from pokerlab.programs.td.opponent_inputs import OpponentInputs
 
 #: Class values of the four outputs (win big, win small, lose small, lose big) in class mode (§A.5).
@@ -197,6 +198,7 @@ class TDAgent(Agent):
         self.play_average = learner.average is not None
         self.play_epsilon = 0.0
         self.models_learn_frozen = False
+        self._holding_cards: tuple = (None, np.zeros(0))  # (board, card block of every holding) of the query
 
     def forget(self) -> None:
         self.__init__(self.config)
@@ -307,9 +309,77 @@ class TDAgent(Agent):
         return float(out[FOLD]), float(out[CALL]), float(out[RAISE])
 
     def policy_for_holdings(self, view: SeatView) -> np.ndarray:
-        """The all-holdings policy query (`pokerlab.agents.policy`): `action_probabilities` with each holding
-        in turn (the plain loop over the 1,326 holdings: a network's values per holding)."""
-        return policy_by_substitution(self.action_probabilities, view)
+        """The all-holdings policy query (`pokerlab.agents.policy`): `action_probabilities` of every holding
+        that misses the board, batched. Only the card inputs depend on the holding (the betting, identity and
+        opponent-model inputs read the public view, §A.3.1, §A.10), so each option's input vector is built
+        once, with a stand-in holding, its card columns replaced by every holding's card block (kept per
+        board), and the network evaluated on the 1,326-row matrix in one pass. The view's hole is never
+        read; `policy_by_substitution(self.action_probabilities, view)` is the plain loop it equals."""
+        out = np.zeros((NUM_HOLDINGS, 3))
+        live = np.flatnonzero(~board_clash(view.board))
+        stand_in = view._replace(hole=(int(HOLDING_CARDS[live[0], 0]), int(HOLDING_CARDS[live[0], 1])))
+        cards = self.holding_cards(view.board)[live]
+        columns = self.card_columns(view)
+        legal = view.legal_actions
+        options = (
+            legal if view.to_call or self.config.fold_when_free else tuple(a for a in legal if a != FOLD)
+        )
+        config, net = self.config, self.learner.networks[self.learner.network_index(self.opponent_id)]
+
+        def rows(extra: int | None) -> np.ndarray:
+            x = np.tile(self.features(stand_in, extra), (len(live), 1))
+            x[:, columns] = cards
+            return x
+
+        values = np.empty((len(live), len(options)))
+        if config.head == "action_value":
+            q = batch_outputs(net, rows(None))
+        means = self.learner.class_means() if config.head == "class" else None
+        for k, a in enumerate(options):
+            if a == FOLD:
+                values[:, k] = self.fold_value(view.committed[view.position])
+            elif config.head == "action_value":
+                values[:, k] = q[:, a - 1]
+            else:
+                y = batch_outputs(net, rows(a))
+                values[:, k] = y[:, 0] if means is None else y @ means / y.sum(axis=1)
+        # the first maximum: ties go to the less aggressive action, as in `greedy`
+        greedy = np.asarray(options)[np.argmax(values, axis=1)]
+        epsilon = self.play_epsilon if self.frozen else self.learner.epsilon
+        policy = np.zeros((len(live), 3))
+        policy[:, list(options)] = epsilon / len(options)
+        policy[np.arange(len(live)), greedy] += 1.0 - epsilon
+        average = self.learner.average
+        if self.frozen and average is not None and self.play_average:
+            mix = self.config.average_mix
+            z = batch_outputs(average.network, rows(None))
+            p = np.exp(z - z.max(axis=1, keepdims=True))
+            mask = np.zeros(3)
+            mask[list(options)] = 1.0
+            p *= mask
+            policy = (1.0 - mix) * p / p.sum(axis=1, keepdims=True) + mix * policy
+        out[live] = policy
+        return out
+
+    def holding_cards(self, board: tuple[int, ...]) -> np.ndarray:
+        """The card block (inputs 0-49 and the strength inputs) of every holding on `board`, one row per
+        holding (zeros for those that share a card with it), kept for the last board asked."""
+        board = tuple(board)
+        if self._holding_cards[0] != board:
+            clash = board_clash(board)
+            rows = {
+                i: card_block(HOLDING_CARDS[i].tolist(), board, self.config) for i in np.flatnonzero(~clash)
+            }
+            block = np.zeros((NUM_HOLDINGS, len(next(iter(rows.values())))))
+            block[list(rows)] = list(rows.values())
+            self._holding_cards = (board, block)
+        return self._holding_cards[1]
+
+    def card_columns(self, view: SeatView) -> np.ndarray:
+        """bool[input size]: which inputs are the card block's (`assemble` with the card block all ones)."""
+        cards = np.ones(self.holding_cards(view.board).shape[1])
+        marked = assemble(cards, 0 * betting_block(view, self.config), None, self.config)
+        return np.concatenate([marked, np.zeros(self.config.input_size - len(marked))]) == 1.0
 
     def end_hand(self, end: HandEnd) -> None:
         learner = self.learner
@@ -334,6 +404,12 @@ class TDAgent(Agent):
         frozen, rng = self.frozen, self.rng
         self.__init__(learner=TDLearner.from_state(state))
         self.frozen, self.rng = frozen, rng
+
+
+def batch_outputs(net: Network, x: np.ndarray) -> np.ndarray:
+    """`net`'s outputs for every row of `x` (the forward pass of `Network.forward`, on a matrix)."""
+    y = sigmoid(x @ net.w1.T + net.b1) @ net.w2.T + net.b2
+    return y if net.linear else sigmoid(y)
 
 
 def checkpoint_path(where: str | Path) -> Path:
