@@ -1,4 +1,5 @@
-"""The observation vector of one seat, built from its `SeatView` only (never from the hand's state).
+"""The observation vector of one seat, made of what its `SeatView` holds only (its own hole cards, the board
+and the public betting; never another seat's cards).
 
 Layout (float32, `OBSERVATION_SIZE` = 152 entries; money in small bets; positions 0..n-1, n-1 the button):
 
@@ -21,9 +22,11 @@ start  length  entry
 ====== ======= ==============================================================================
 
 `encode` builds the vector and mask from a view in one go, reading every record; `Encoder` gives the same
-arrays for the successive views of one seat, taking in only the records new since its last view (what the
-environments step with). `plain` is the view in plain form (ints, lists, strings), and `PlainView` the same
-built at its first read: the environments' ``info["view"]``.
+arrays for the successive states of one hand seen by one position, read from the engine's `HandState`
+at those entries only (the seat's own cards, the board, each position's chips and folds, the betting
+scalars, the seat's legal actions), without building the view, and writing only what changed (what the
+environments step with). `plain` is the view in plain form (ints, lists, strings), and `PlainView` the
+same built at its first read: the environments' ``info["view"]``.
 """
 
 from __future__ import annotations
