@@ -11,12 +11,13 @@ counted after the clock from a written run's hand store (`benchmarks/arena.py`).
 ``env.step`` with a uniform choice among ``state["legal_actions"]`` for whoever is to act (one decision a
 step; `benchmarks/engine.py`). "plain" is `HoldemEnv` on its plain paths (those
 `tests/envs/test_paths.py` checks the fast ones against): the opponents asked one `Table.step` at a time
-(not through the table's direct loop), the observation read whole by `encode` at each step (not taken in
-by its `Encoder`), and ``info["view"]`` read at each observation: the environment with and without its
+(not through the table's direct loop), the observation read whole by `encode` from the seat's view at
+each step (not taken in by its `Encoder` from the hand's state), and ``info["view"]`` read at each
+observation: the environment with and without its
 fast paths, in the same run. Where the environment's time goes: the same hands played on its
 `LearnerTable` alone (the learner's action drawn from the state, no view, no observation: "table"), then
-with the learner's view built at each of its observations ("+ view"), then encoded by its `Encoder`
-("+ encoder"); the Gymnasium `step`/`reset` and ``info`` make the rest. Each figure is the best of
+with the learner's observation taken in by its `Encoder` at each of its observations ("+ encoder"); the
+Gymnasium `step`/`reset` and ``info`` make the rest. Each figure is the best of
 ``--repeats`` runs after a warm-up, the repeats of all of them taken in turn so that they share the
 machine's load. Usage:
 ``python benchmarks/envs.py [--hands N] [--seed S] [--repeats R] [--cpu] [--json]`` (``--cpu``: every rate
@@ -36,17 +37,20 @@ from arena import our_decisions, ours
 from engine import rlcard_env
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.arena.table import Table
+from pokerlab.engine import seat_view
 from pokerlab.envs import HoldemEnv
 from pokerlab.envs.encoding import Encoder, encode
 
 #: The layers of `layer_rate`, by name.
-LAYERS = ("table", "+ view", "+ encoder")
+LAYERS = ("table", "+ encoder")
 
 
 class OneShot:
-    """The plain observation: `encode`, every record read at every step."""
+    """The plain observation: `encode` of the seat's view, every record read at every step."""
 
-    encode = staticmethod(encode)
+    @staticmethod
+    def observe(state, position, config):
+        return encode(seat_view(state, position, None, config))
 
 
 def random_action(u: float, free: bool, legal: list[int]) -> int:
@@ -96,20 +100,20 @@ def plain_rate(n: int, hands: int, seed: int) -> float:
 
 
 def layer_rate(n: int, hands: int, seed: int, layer: int) -> float:
-    """Decisions/s of `env_rate`'s hands on the environment's `LearnerTable` alone (layer 0), with the
-    learner's view built where the environment observes (1), and encoded by an `Encoder` (2)."""
+    """Decisions/s of `env_rate`'s hands on the environment's `LearnerTable` alone (layer 0), and with the
+    learner's observation taken in by an `Encoder` from the hand's state where the environment observes
+    (1)."""
     env = HoldemEnv(opponents=["random"] * (n - 1), seed=seed)
     env.reset(seed=seed)
     table, seat, encoder = env.learning, env.seat, Encoder()
+    config = table.table.seat_configs[seat]
     uniform = iter(np.random.default_rng(seed).random(hands * 40).tolist())  # drawn before the clock
     decisions = 0
     start = time.perf_counter()
     for _ in range(hands):
         while True:
             if layer:
-                view = table.view(seat)
-                if layer > 1:
-                    encoder.encode(view)
+                encoder.observe(table.state, table.positions[seat], config)
             if table.actor < 0:
                 break
             state = table.state

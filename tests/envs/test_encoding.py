@@ -1,6 +1,7 @@
-"""pokerlab.envs.encoding.Encoder against the one-shot `encode` (the plain reference, every record read at
-every view): the same vector, mask and plain view, entry for entry, over random hands of 2, 6 and 10 seats,
-across hands, branching states and the environments."""
+"""pokerlab.envs.encoding.Encoder (read from the engine's state) against the one-shot `encode` of the
+seat's view (the plain reference, every record read at every view), and `PlainView` read late against
+`plain` of the view made then: the same vector, mask and plain view, entry for entry, over random hands of
+2, 6 and 10 seats, across hands, branching states and the environments."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ pytest.importorskip("gymnasium")
 
 from pokerlab.engine import GameConfig, HandState, seat_view  # noqa: E402
 from pokerlab.envs import HoldemAEC, HoldemEnv  # noqa: E402
-from pokerlab.envs.encoding import Encoder, encode, plain  # noqa: E402
+from pokerlab.envs.encoding import Encoder, PlainView, encode, plain  # noqa: E402
 
 CONFIGS = [
     GameConfig(),
@@ -46,23 +47,28 @@ def random_hand(rng: random.Random, n: int, config: GameConfig) -> HandState:
 def test_encoder_equals_the_reference_over_random_hands(n):
     rng = random.Random(n)
     encoders = [Encoder() for _ in range(n)]  # one per position, kept across hands as the environments do
-    views = 0
+    views, late = 0, []
     for hand in range(1200 // n + 100):
         config = CONFIGS[hand % len(CONFIGS)]
         state = random_hand(rng, n, config)
         while True:
             for p in range(n):
-                if p == state.actor or rng.random() < 0.3:  # some views skip several records
+                if p == state.actor or rng.random() < 0.3:  # some calls skip several records
                     view = seat_view(state, p, None, config)
-                    assert_same(encoders[p].encode(view), encode(view))
+                    assert_same(encoders[p].observe(state, p, config), encode(view))
+                    if rng.random() < 0.1:  # read once the hand is over: replayed to this record
+                        late.append((PlainView(state, p, view.seats, config), view))
                     views += 1
             if state.actor < 0:
                 break
             state.act(rng.choice(state.legal_actions()))
     assert views > 1500
+    assert len(late) > 100
+    for lazy, view in late:
+        assert_same_view(lazy, view)
 
 
-def test_encoder_starts_over_on_a_branch_another_seat_or_a_replayed_deal():
+def test_encoder_starts_over_on_another_hand_a_branch_another_seat_or_small_bet():
     rng = random.Random(5)
     encoder = Encoder()
     for _ in range(40):
@@ -76,49 +82,40 @@ def test_encoder_starts_over_on_a_branch_another_seat_or_a_replayed_deal():
         for branch in branches:
             while branch.actor >= 0 and rng.random() < 0.7:
                 branch.act(rng.choice(branch.legal_actions()))
-        for view in (
-            seat_view(branches[0], 0),
-            seat_view(branches[1], 0),
-            seat_view(branches[1], 1),  # another position, the same records
-            seat_view(state, 0),  # back to fewer records
+        for hand, position, config in (
+            (branches[0], 0, CONFIGS[0]),
+            (branches[1], 0, CONFIGS[0]),
+            (branches[1], 1, CONFIGS[0]),  # another position, the same records
+            (branches[1], 1, CONFIGS[1]),  # another small bet
+            (state, 1, CONFIGS[1]),  # back to fewer records
         ):
-            assert_same(encoder.encode(view), encode(view))
-    # the same records with another board of the same length, then a shorter one (views are named tuples)
-    state = random_hand(rng, 2, CONFIGS[0])
-    while state.round < 2:
-        state.act(1)
-    view = seat_view(state, state.actor)
-    unseen = [c for c in range(52) if c not in view.board and c not in view.hole]
-    for board in (view.board, (unseen[0], *view.board[1:]), view.board[:3]):
-        changed = view._replace(board=board)
-        assert_same(encoder.encode(changed), encode(changed))
-    # the same deal dealt again (a reset with the same seed): its records are new objects; before any
-    # record, with other blinds, or as another table size
+            assert_same(
+                encoder.observe(hand, position, config), encode(seat_view(hand, position, None, config))
+            )
+    # the same deal dealt again (a reset with the same seed): a new state; before any record, with other
+    # blinds, or as another table size
     cards = rng.sample(range(52), 9)
     for config, raises in ((CONFIGS[0], 1), (CONFIGS[0], 1), (CONFIGS[0], 0), (GameConfig(small_blind=2), 0)):
         state = HandState(config, cards[:4], cards[4:])
         for _ in range(raises):
             state.act(2)
-        view = seat_view(state, 0)
-        assert_same(encoder.encode(view), encode(view))
+        assert_same(encoder.observe(state, 0, config), encode(seat_view(state, 0)))
     state = HandState(CONFIGS[0], cards[:4] + [cards[8], 51], cards[4:8] + [50])
-    view = seat_view(state, 0)
-    assert_same(encoder.encode(view), encode(view))
-    # heads-up views before any record: another seat with the same cards, then other cards
+    assert_same(encoder.observe(state, 0, CONFIGS[0]), encode(seat_view(state, 0)))
+    # heads-up before any record: another seat with the same cards, then other cards
     a, b, c, d, e, f = cards[:6]
     for holes, position in (([a, b, c, d], 0), ([c, d, a, b], 1), ([e, f, c, d], 1)):
-        view = seat_view(HandState(CONFIGS[0], holes, cards[6:9] + [51, 50]), position)
-        assert_same(encoder.encode(view), encode(view))
+        state = HandState(CONFIGS[0], holes, cards[6:9] + [51, 50])
+        assert_same(encoder.observe(state, position, CONFIGS[0]), encode(seat_view(state, position)))
 
 
 def test_encoder_hands_out_fresh_arrays():
     state = random_hand(random.Random(1), 2, CONFIGS[0])
     encoder = Encoder()
-    view = seat_view(state, state.actor)
-    obs, mask = encoder.encode(view)
+    obs, mask = encoder.observe(state, state.actor, CONFIGS[0])
     obs[:] = 7.0
     mask[:] = 9
-    assert_same(encoder.encode(view), encode(view))
+    assert_same(encoder.observe(state, state.actor, CONFIGS[0]), encode(seat_view(state, state.actor)))
 
 
 @pytest.mark.parametrize("n", [2, 6, 10])

@@ -1,8 +1,9 @@
 """The environments' fast paths against their plain ones, over many seeded hands at 2, 6 and 10 seats: the
 opponents asked through the table's direct loop (`Table.play_on`) or one `Table.step` at a time, the
-observation taken in by an `Encoder` or read whole by `encode`, ``info["view"]`` built at its first read
-(`PlainView`, read here only after the hand is over) or at once (`plain`). The same observations, masks,
-rewards, nets and views, hand for hand."""
+observation taken in by an `Encoder` from the engine's state or read whole by `encode` from the seat's
+view, ``info["view"]`` built at its first read (`PlainView`, read here only after the hand is over: the
+hand replayed) or at once (`plain`). The same observations, masks, rewards, nets and views, hand for
+hand."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pokerlab.engine import GameConfig  # noqa: E402
+from pokerlab.engine import GameConfig, seat_view  # noqa: E402
 from pokerlab.envs import HoldemAEC, HoldemEnv  # noqa: E402
 from pokerlab.envs.encoding import PlainView, encode, plain  # noqa: E402
 
@@ -20,9 +21,11 @@ QUIET = ["random", "call", "raise", "random", "tight-aggressive", "random", "loo
 
 
 class OneShot:
-    """The plain observation: `encode`, every record read at every view."""
+    """The plain observation: `encode` of the seat's view, every record read at every call."""
 
-    encode = staticmethod(encode)
+    @staticmethod
+    def observe(state, position, config):
+        return encode(seat_view(state, position, None, config))
 
 
 def plain_paths(learning, encoders):

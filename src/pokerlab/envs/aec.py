@@ -17,7 +17,7 @@ except ImportError:  # pragma: no cover - the extra is installed for the tests
     raise ImportError("pokerlab.envs.HoldemAEC needs PettingZoo: pip install 'pokerlab[envs]'") from None
 
 from pokerlab.engine import GameConfig
-from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder, PlainView
+from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder
 from pokerlab.envs.learners import LearnerTable, Seated
 from pokerlab.errors import ConfigError
 
@@ -71,7 +71,7 @@ class HoldemAEC(Seated, AECEnv):
         return self._action_space
 
     def observe(self, agent: str) -> dict:
-        obs, mask = self._encoders[agent].encode(self.learning.view(self._seat_of[agent]))
+        obs, mask, _ = self.observed(self._seat_of[agent], self._encoders[agent])
         return {"observation": obs, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -96,9 +96,8 @@ class HoldemAEC(Seated, AECEnv):
     def _update_infos(self) -> None:
         self.infos = {}
         for agent in self.agents:
-            view = self.learning.view(self._seat_of[agent])
-            _, mask = self._encoders[agent].encode(view)
-            self.infos[agent] = {"view": PlainView(view), "action_mask": mask, "hand": self.hand}
+            _, mask, view = self.observed(self._seat_of[agent], self._encoders[agent])
+            self.infos[agent] = {"view": view, "action_mask": mask, "hand": self.hand}
 
     def step(self, action) -> None:
         """Apply the action of `agent_selection` (None for an agent whose hand is over), then the pokerlab

@@ -1,4 +1,5 @@
-"""The observation vector of one seat, built from its `SeatView` only (never from the hand's state).
+"""The observation vector of one seat, made of what its `SeatView` holds only (its own hole cards, the board
+and the public betting; never another seat's cards).
 
 Layout (float32, `OBSERVATION_SIZE` = 152 entries; money in small bets; positions 0..n-1, n-1 the button):
 
@@ -21,9 +22,11 @@ start  length  entry
 ====== ======= ==============================================================================
 
 `encode` builds the vector and mask from a view in one go, reading every record; `Encoder` gives the same
-arrays for the successive views of one seat, taking in only the records new since its last view (what the
-environments step with). `plain` is the view in plain form (ints, lists, strings), and `PlainView` the same
-built at its first read: the environments' ``info["view"]``.
+arrays for the successive states of one hand seen by one position, read from the engine's `HandState`
+at those entries only (the seat's own cards, the board, each position's chips and folds, the betting
+scalars, the seat's legal actions), without building the view, and writing only what changed (what the
+environments step with). `plain` is the view in plain form (ints, lists, strings), and `PlainView` the
+same built at its first read: the environments' ``info["view"]``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
-from pokerlab.engine import SeatView
+from pokerlab.engine import GameConfig, HandState, SeatView, seat_view
+from pokerlab.engine.state import FOLDED, raises_left
 
 #: Length of the observation vector.
 OBSERVATION_SIZE = 152
@@ -116,19 +120,26 @@ def plain(view: SeatView) -> dict:
 
 
 class PlainView(Mapping):
-    """`plain` of a view, built at the first read, so that a caller who never reads it pays nothing for it
-    (a view is immutable: it is the view as it was when handed out): a read-only mapping, equal to the
-    dict; ``dict(info["view"])`` gives the dict itself."""
+    """`plain` of the view of `position` on `state` as the state stands when this is made, built at the
+    first read, so that a caller who never reads it pays nothing for it, not even the view: a read-only
+    mapping, equal to the dict; ``dict(info["view"])`` gives the dict itself. Only `HandState.act` changes a
+    state, each call adding one record, so a read after the state has moved on replays the hand's deal to
+    the same number of records (`replayed`)."""
 
-    __slots__ = ("_view", "_plain")
+    __slots__ = ("_state", "_position", "_seats", "_config", "_records", "_plain")
 
-    def __init__(self, view: SeatView) -> None:
-        self._view = view
+    def __init__(self, state: HandState, position: int, seats: tuple[int, ...], config: GameConfig) -> None:
+        self._state, self._position, self._seats, self._config = state, position, seats, config
+        self._records = len(state.actions)
         self._plain: dict | None = None
 
     def _dict(self) -> dict:
         if self._plain is None:
-            self._plain = plain(self._view)
+            state = self._state
+            if len(state.actions) != self._records:
+                state = replayed(state, self._records)
+            self._plain = plain(seat_view(state, self._position, self._seats, self._config))
+            self._state = None  # the hand is no longer needed
         return self._plain
 
     def __getitem__(self, key: str):
@@ -144,32 +155,39 @@ class PlainView(Mapping):
         return f"PlainView({self._dict()!r})"
 
 
+def replayed(state: HandState, records: int) -> HandState:
+    """`state`'s deal played again through its first `records` actions: the hand as it stood then."""
+    again = HandState(state.config, state.holes, state.runout, list(state.starting_stacks), state.n)
+    for record in state.actions[:records]:
+        again.act(record.action)
+    return again
+
+
 #: The masks of the legal-action tuples the engine gives (any other is built when met).
 _MASKS = {legal: _mask_of(legal) for legal in ((), (CALL,), (FOLD, CALL), (FOLD, CALL, RAISE))}
 
 
 class Encoder:
-    """`encode` for the successive views of one seat: ``Encoder().encode(view)`` equals ``encode(view)``
-    entry for entry, its cost growing with the records new since the previous call rather than all of them.
+    """`encode` for the successive states of one hand seen by one position:
+    ``Encoder().observe(state, position, config)`` equals ``encode(seat_view(state, position, seats,
+    config))`` entry for entry, read from the engine's `HandState` directly (no view built), its cost
+    growing with what changed since the previous call rather than with the records.
 
-    It keeps the vector of the last view and the chips each position put in, and takes in the new records
-    (a fold puts in no chips). It starts over from the view when the view is of another hand (the last
-    record taken in is not the same object in it), of another position, hole cards, blinds or small bet,
-    or when its board does not extend the last one. (Before any record, the vector is made of those, the
-    board and the betting of the view alone, so a view of another hand with the same ones gives the same
-    vector.)
+    It keeps the vector of the last call and writes only the entries that moved: the chips each position
+    put in and its folds (the state's ``committed`` and ``status``, what a view's records sum to), the new
+    board cards, the round, the betting scalars and the mask. The hole cards, position and players are
+    written when it starts over: when `state` is another hand (another object: a copy is a branch), or the
+    call is for another position or small bet.
     """
 
     __slots__ = (
         "_buffer",
         "_cells",
-        "_chips",
-        "_seen",
-        "_last",
+        "_state",
         "_position",
-        "_hole",
-        "_blinds",
         "_unit",
+        "_chips",
+        "_in_hand",
         "_board",
         "_round",
         "_legal",
@@ -180,75 +198,65 @@ class Encoder:
         # the same memory, written an entry at a time in half the time numpy's indexing takes (ints and
         # bools are taken as floats)
         self._cells = memoryview(self._buffer)
-        self._seen = 0
-        self._position = self._hole = self._blinds = self._unit = None
+        self._state: HandState | None = None
 
-    def _restart(self, view: SeatView) -> None:
-        """Forget the hand: the vector of `view` before any record, no record taken in."""
+    def _restart(self, state: HandState, position: int, unit: int) -> None:
+        """Forget the hand: the vector of `state` at `position` with no chips, fold, board card nor round."""
         self._buffer.fill(0.0)
-        cells = self._cells
-        hole, n, unit = view.hole, view.players, view.config.small_bet
-        cells[hole[0]] = cells[hole[1]] = 1.0
-        cells[108 + view.position] = 1.0
-        cells[118] = n / MAX_SEATS
-        for p, chips in enumerate(view.blinds):
-            if chips:
-                cells[123 + p] = chips / unit
-        self._chips = list(view.blinds)
-        self._seen, self._last = 0, None
-        self._position, self._hole, self._blinds, self._unit = view.position, hole, view.blinds, unit
+        cells, holes = self._cells, state.holes
+        cells[holes[2 * position]] = cells[holes[2 * position + 1]] = 1.0
+        cells[108 + position] = 1.0
+        cells[118] = state.n / MAX_SEATS
+        self._state, self._position, self._unit = state, position, unit
+        self._chips = [0] * state.n
+        self._in_hand = state.n
         self._board: tuple[int, ...] = ()
         self._round = self._legal = None
 
-    def encode(self, view: SeatView) -> tuple[np.ndarray, np.ndarray]:
-        """(observation, action mask) of `view`, as `encode` gives them."""
-        actions = view.actions
-        seen = self._seen
-        if (
-            len(actions) < seen
-            or (seen and actions[seen - 1] is not self._last)
-            or view.position != self._position
-            or view.hole != self._hole
-            or view.blinds != self._blinds
-            or view.config.small_bet != self._unit
-        ):
-            self._restart(view)
-            seen = 0
-        cells, unit = self._cells, self._unit
-        if len(actions) > seen:
-            committed = self._chips
-            for _, p, action, amount, _, _, _ in actions[seen:]:
-                if amount:
-                    committed[p] += amount
-                    cells[123 + p] = committed[p] / unit
-                elif action == FOLD:
+    def observe(self, state: HandState, position: int, config: GameConfig) -> tuple[np.ndarray, np.ndarray]:
+        """(observation, action mask) of `position` on `state` as it stands (money in `config`'s small
+        bets), as `encode` gives them for its view."""
+        unit = config.small_bet
+        if state is not self._state or position != self._position or unit != self._unit:
+            self._restart(state, position, unit)
+        cells = self._cells
+        chips = state.committed
+        if chips != self._chips:
+            last = self._chips
+            for p, amount in enumerate(chips):
+                if amount != last[p]:
+                    cells[123 + p] = amount / unit
+            self._chips = chips.copy()
+        status = state.status
+        if state.in_hand != self._in_hand:
+            for p, mark in enumerate(status):
+                if mark == FOLDED:
                     cells[133 + p] = 1.0
-            self._seen, self._last = len(actions), actions[-1]
-        board = view.board
+            self._in_hand = state.in_hand
+        board = state.board_seen
         if board is not self._board:
-            old = self._board
-            if board[: len(old)] != old:
-                self._restart(view)
-                return self.encode(view)
-            for card in board[len(old) :]:
+            for card in board[len(self._board) :]:
                 cells[52 + card] = 1.0
             self._board = board
-        round_index = view.round
+        round_index = state.round
         if round_index != self._round:
             if self._round is not None:
                 cells[104 + min(self._round, 3)] = 0.0
             cells[104 + min(round_index, 3)] = 1.0
             self._round = round_index
-        left = view.raises_left
-        cells[119] = view.pot / unit
-        cells[120] = view.to_call / unit
-        cells[121] = view.raises
+        # the view's chips to call (`seat_view`): none once folded, at most the stack
+        owed = state.max_bet - state.bets[position]
+        stack = state.stacks[position]
+        cells[119] = state.pot / unit
+        cells[120] = 0 if status[position] == FOLDED else (owed if owed < stack else stack) / unit
+        cells[121] = state.bets_made
+        left = raises_left(state, position)
         cells[122] = -1 if left is None else left
-        legal = view.legal_actions
+        legal = state.legal_actions() if position == state.actor else ()
         mask = _MASKS.get(legal)
         if mask is None:
             mask = _mask_of(legal)
-        if legal != self._legal:
+        if legal is not self._legal:
             cells[149], cells[150], cells[151] = FOLD in legal, CALL in legal, RAISE in legal
             self._legal = legal
         return self._buffer.copy(), mask.copy()

@@ -18,7 +18,7 @@ import gymnasium as gym
 import numpy as np
 
 from pokerlab.engine import GameConfig
-from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder, PlainView
+from pokerlab.envs.encoding import OBSERVATION_SIZE, Encoder
 from pokerlab.envs.learners import LearnerTable, Seated
 from pokerlab.errors import ConfigError, IllegalAction
 
@@ -72,10 +72,8 @@ class HoldemEnv(Seated, gym.Env):
 
     def _observe(self) -> tuple[np.ndarray, dict]:
         """The learning seat's observation and info on the hand as it stands."""
-        learning = self.learning
-        view = learning.view(self.seat)
-        obs, mask = self._encoder.encode(view)
-        return obs, {"view": PlainView(view), "action_mask": mask, "hand": learning.hand}
+        obs, mask, view = self.observed(self.seat, self._encoder)
+        return obs, {"view": view, "action_mask": mask, "hand": self.learning.hand}
 
     # -- Gymnasium ------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):

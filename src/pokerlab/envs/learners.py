@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.arena.dealing import Dealer
 from pokerlab.arena.players import AgentSpec, LocalPlayer
 from pokerlab.arena.seating import ring_positions
 from pokerlab.arena.table import Table
 from pokerlab.engine import GameConfig, HandState, seat_view
+from pokerlab.envs.encoding import Encoder, PlainView
 from pokerlab.errors import ConfigError, IllegalAction
 
 ACTION_NAMES = ("FOLD", "CALL", "RAISE")
@@ -127,3 +130,12 @@ class Seated:
     def hand(self) -> int:
         """The session's hand number."""
         return self.learning.hand
+
+    def observed(self, seat: int, encoder: Encoder) -> tuple[np.ndarray, np.ndarray, PlainView]:
+        """(observation, action mask, plain view built at its first read) of lasting seat `seat` on the hand
+        as it stands, through `encoder` (that seat's: it keeps the hand's vector from call to call)."""
+        learning = self.learning
+        state, config = learning.state, learning.table.seat_configs[seat]
+        position = learning.positions[seat]
+        obs, mask = encoder.observe(state, position, config)
+        return obs, mask, PlainView(state, position, learning.seats, config)
