@@ -115,13 +115,7 @@ class AcpcClient:
         self.seats: tuple[int, ...] = ()
         self.told_seats: tuple[int, ...] | None = None
         self.follower = Follower(config)
-        self.lean_rules = supports(config)
-        self.lean: LimitBetting | None = None  # the hand's betting, None where the engine follows alone
-        self.lean_head = ""  # the hand's lines' text up to the betting, and the last line's betting, cards
-        self.lean_betting = ""
-        self.lean_cards = ""
-        self.follower_hand: int | None = None  # the hand and position of the lean's lines
-        self.lean_position = -1
+        self.lean = supports(config)  # lines that are not this seat's turn read by `LimitBetting`
         self.wants_begin = overrides(agent, "begin_hand")
         self.wants_observe = overrides(agent, "observe")
         self.wants_end = overrides(agent, "end_hand")
@@ -159,8 +153,9 @@ class AcpcClient:
                 if line.startswith(SEATS_COMMENT):
                     self._seats_comment(line)
                 continue
-            if self.lean is not None and line.startswith(self.lean_head) and self._lean_skips(line):
-                continue
+            if self.lean and follower.last is not None and line.startswith(follower.head):
+                if self._lean_skips(line):
+                    continue
             try:
                 state = follow(line)
             except PokerlabError as exc:  # a line no rules make sense of (the engine says why)
@@ -176,39 +171,24 @@ class AcpcClient:
                 self._handle(ms, state, line)
             except ConnectionClosed:
                 return self.report
-            if self.lean_rules:
-                self._lean_follow(ms, line)
 
     def _lean_skips(self, line: str) -> bool:
-        """Whether `line`, a later line of the hand whose text starts with the last line's head, is one the
-        client has nothing to do at: its cards field the last line's, its betting the last line's with
-        more legal actions in the same round, and the turn not this seat's (`LimitBetting`). Such a line
-        is read without the engine, which catches up with the next line it follows."""
-        betting, _, cards = line[len(self.lean_head) :].partition(":")
-        lean = self.lean
-        if cards != self.lean_cards or not betting.startswith(self.lean_betting) or self.ended:
+        """Whether `line`, the line after the one this seat answered (a later line of the hand the follower
+        last followed), is one the client has nothing to do at: its cards field the last line's, its
+        betting the last line's with more legal actions in the same round, and the turn another seat's
+        (`LimitBetting`, carried on from the engine's state). Such a line is read without the engine,
+        which catches up at the next line it follows. (A line after another seat's turn is this seat's
+        turn as often as not: the engine follows it at once.)"""
+        follower = self.follower
+        state, last = follower.state, follower.last
+        if state.actor != last.position or self.ended:
             return False
-        round_ = lean.round
-        if not lean.extend(betting):
-            self.lean = None  # the engine says what is wrong
+        betting, _, cards = line[len(follower.head) :].partition(":")
+        old = last.betting
+        if cards != follower.cards or len(betting) <= len(old) or not betting.startswith(old):
             return False
-        self.lean_betting = betting
-        return lean.round == round_ and lean.actor >= 0 and lean.actor != self.lean_position
-
-    def _lean_follow(self, ms: MatchState, line: str) -> None:
-        """Bring the hand's `LimitBetting` to the line `ms` the engine followed (a new one at a hand's
-        first line)."""
-        if ms.hand != self.follower_hand:
-            self.follower_hand = ms.hand
-            self.lean = LimitBetting(self.config, ms.players)
-            self.lean_head = f"MATCHSTATE:{ms.position}:{ms.hand}:"
-            self.lean_position = ms.position
-        elif self.lean is None:
-            return
-        if not line.startswith(self.lean_head) or not self.lean.extend(ms.betting):
-            self.lean = None
-            return
-        self.lean_betting, self.lean_cards = ms.betting, line.rpartition(":")[2]
+        lean = LimitBetting.following(state, len(old))
+        return lean.extend(betting) and lean.round == state.round and 0 <= lean.actor != last.position
 
     def _warn(self, text: str) -> None:
         self.report.warnings += 1

@@ -15,7 +15,7 @@ model (`supports` is False) are left to the engine.
 from __future__ import annotations
 
 from pokerlab.actions import CALL, FOLD, LETTER_ACTIONS, RAISE
-from pokerlab.engine import GameConfig
+from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.state import blind_positions
 
 _ROUNDS = 4  # pre-flop, flop, turn, river; the round after the river is the showdown
@@ -63,6 +63,17 @@ class LimitBetting:
         self.active = self.need = (1 << players) - 1
         self.actor = (first + 1) % players
         self.letters = 0  # characters of the betting string read, '/' included
+
+    @classmethod
+    def following(cls, state: HandState, letters: int) -> LimitBetting:
+        """The betting of the engine's `state` (a hand in a game that `supports`, not over), whose betting
+        string has `letters` characters: what the engine knows, carried on without it."""
+        lean = cls.__new__(cls)
+        lean.config, lean.n, lean.actor, lean.round = state.config, state.n, state.actor, state.round
+        lean.committed, lean.bets = list(state.committed), list(state.bets)
+        lean.max_bet, lean.made, lean.raise_size = state.max_bet, state.bets_made, state.raise_size
+        lean.need, lean.active, lean.letters = state.need, state.active, letters
+        return lean
 
     @property
     def pot(self) -> int:
