@@ -42,7 +42,6 @@ from pokerlab.engine import GameConfig, HandState, hand_end, hand_start, seat_vi
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.interfaces.acpc.channel import Channel, ConnectionClosed, LineTooLong, check_poll
 from pokerlab.interfaces.acpc.client_results import ClientResults
-from pokerlab.interfaces.acpc.limitbetting import LimitBetting, supports
 from pokerlab.interfaces.acpc.matchstate import (
     SEATS_COMMENT,
     Follower,
@@ -115,7 +114,6 @@ class AcpcClient:
         self.seats: tuple[int, ...] = ()
         self.told_seats: tuple[int, ...] | None = None
         self.follower = Follower(config)
-        self.lean = supports(config)  # lines that are not this seat's turn read by `LimitBetting`
         self.wants_begin = overrides(agent, "begin_hand")
         self.wants_observe = overrides(agent, "observe")
         self.wants_end = overrides(agent, "end_hand")
@@ -153,9 +151,6 @@ class AcpcClient:
                 if line.startswith(SEATS_COMMENT):
                     self._seats_comment(line)
                 continue
-            if self.lean and follower.last is not None and line.startswith(follower.head):
-                if self._lean_skips(line):
-                    continue
             try:
                 state = follow(line)
             except PokerlabError as exc:  # a line no rules make sense of (the engine says why)
@@ -171,24 +166,6 @@ class AcpcClient:
                 self._handle(ms, state, line)
             except ConnectionClosed:
                 return self.report
-
-    def _lean_skips(self, line: str) -> bool:
-        """Whether `line`, the line after the one this seat answered (a later line of the hand the follower
-        last followed), is one the client has nothing to do at: its cards field the last line's, its
-        betting the last line's with more legal actions in the same round, and the turn another seat's
-        (`LimitBetting`, carried on from the engine's state). Such a line is read without the engine,
-        which catches up at the next line it follows. (A line after another seat's turn is this seat's
-        turn as often as not: the engine follows it at once.)"""
-        follower = self.follower
-        state, last = follower.state, follower.last
-        if state.actor != last.position or self.ended:
-            return False
-        betting, _, cards = line[len(follower.head) :].partition(":")
-        old = last.betting
-        if cards != follower.cards or len(betting) <= len(old) or not betting.startswith(old):
-            return False
-        lean = LimitBetting.following(state, len(old))
-        return lean.extend(betting) and lean.round == state.round and 0 <= lean.actor != last.position
 
     def _warn(self, text: str) -> None:
         self.report.warnings += 1
