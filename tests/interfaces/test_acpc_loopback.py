@@ -718,7 +718,7 @@ def test_every_message_of_a_short_match_is_valid(names, hands, quick_threads, tm
     [
         (["random", "raise"], 3000),
         (["random", "raise", "call"], 2000),
-        (["random", "call", "raise", "call", "random", "call"], 2000),
+        (["random", "call", "raise", "call", "random", "call"], 1000),
         (["loki1", "random", "loki1-basic"], 300),
     ],
 )
