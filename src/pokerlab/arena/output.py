@@ -15,8 +15,9 @@ With ``log_policies``, policies.bin beside it keeps the all-holdings answers of 
 
 config.json and each block of hands.sqlite / hands.csv are on disk before the next block starts (the
 SQLite commit first), so a failed run keeps everything played so far; any figure can be re-made from
-hands.csv. Blocks of parallel sessions arrive in any order: the finished hands.csv and hindsight.jsonl are
-sorted by hand number, so a match writes the same files for any number of workers or nodes.
+hands.csv. Blocks of parallel sessions arrive in any order: the finished hands.csv, hindsight.jsonl and
+policies.bin are sorted by hand number, so a match writes the same files for any number of workers or
+nodes.
 """
 
 from __future__ import annotations

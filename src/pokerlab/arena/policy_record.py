@@ -2,7 +2,8 @@
 
 With ``log_policies`` (`pokerlab match --log-policies`, implied by ``--evaluate aivat``) the table asks
 every in-process agent that answers the all-holdings policy query (`pokerlab.agents.policy`) at each of its
-decisions, before it acts and on the same state, what it would do with each of the 1,326 holdings. A
+decisions, once it has acted and on the same view (a learner counts the opponents' latest actions
+as it acts: asked before, its answer could lag), what it would do with each of the 1,326 holdings. A
 player that learns during the match (Loki-1's opponent model) answers with what it has learned by then:
 the record keeps the policy it actually played, which no fresh copy could give after the match. Isolated
 (sandboxed) bots are never asked: their code does not run in the table's process.

@@ -22,7 +22,7 @@ from pokerlab.holdings import HOLDING_CARDS, NUM_HOLDINGS
 from pokerlab.programs.td.average import AveragePolicy
 from pokerlab.programs.td.config import PRESETS, TDConfig
 from pokerlab.programs.td.encoding import Encoder, assemble, betting_block, card_block
-from pokerlab.programs.td.network import Network, TDChain, sigmoid
+from pokerlab.programs.td.network import Network, TDChain
 from pokerlab.programs.td.opponent_inputs import OpponentInputs
 
 #: Class values of the four outputs (win big, win small, lose small, lose big) in class mode (§A.5).
@@ -259,13 +259,16 @@ class TDAgent(Agent):
             inputs[a] = x
         return values, inputs
 
+    def options(self, view: SeatView) -> tuple[int, ...]:
+        """The actions it weighs on `view`: the legal ones, less folding a free check unless
+        ``fold_when_free``."""
+        legal = view.legal_actions
+        return legal if view.to_call or self.config.fold_when_free else tuple(a for a in legal if a != FOLD)
+
     def greedy(self, view: SeatView) -> tuple[int, tuple[int, ...], dict]:
         """(the greedy action, the options, each non-fold option's input vector): the best value among the
         legal actions (folding a free check only with ``fold_when_free``), ties to the less aggressive."""
-        legal = view.legal_actions
-        options = (
-            legal if view.to_call or self.config.fold_when_free else tuple(a for a in legal if a != FOLD)
-        )
+        options = self.options(view)
         values, inputs = self.action_values(view, options)
         action = options[0]
         for a in options[1:]:
@@ -320,10 +323,7 @@ class TDAgent(Agent):
         stand_in = view._replace(hole=(int(HOLDING_CARDS[live[0], 0]), int(HOLDING_CARDS[live[0], 1])))
         cards = self.holding_cards(view.board)[live]
         columns = self.card_columns(view)
-        legal = view.legal_actions
-        options = (
-            legal if view.to_call or self.config.fold_when_free else tuple(a for a in legal if a != FOLD)
-        )
+        options = self.options(view)
         config, net = self.config, self.learner.networks[self.learner.network_index(self.opponent_id)]
 
         def rows(extra: int | None) -> np.ndarray:
@@ -333,7 +333,7 @@ class TDAgent(Agent):
 
         values = np.empty((len(live), len(options)))
         if config.head == "action_value":
-            q = batch_outputs(net, rows(None))
+            q = net.outputs_of_rows(rows(None))
         means = self.learner.class_means() if config.head == "class" else None
         for k, a in enumerate(options):
             if a == FOLD:
@@ -341,7 +341,7 @@ class TDAgent(Agent):
             elif config.head == "action_value":
                 values[:, k] = q[:, a - 1]
             else:
-                y = batch_outputs(net, rows(a))
+                y = net.outputs_of_rows(rows(a))
                 values[:, k] = y[:, 0] if means is None else y @ means / y.sum(axis=1)
         # the first maximum: ties go to the less aggressive action, as in `greedy`
         greedy = np.asarray(options)[np.argmax(values, axis=1)]
@@ -352,7 +352,7 @@ class TDAgent(Agent):
         average = self.learner.average
         if self.frozen and average is not None and self.play_average:
             mix = self.config.average_mix
-            z = batch_outputs(average.network, rows(None))
+            z = average.network.outputs_of_rows(rows(None))
             p = np.exp(z - z.max(axis=1, keepdims=True))
             mask = np.zeros(3)
             mask[list(options)] = 1.0
@@ -404,12 +404,6 @@ class TDAgent(Agent):
         frozen, rng = self.frozen, self.rng
         self.__init__(learner=TDLearner.from_state(state))
         self.frozen, self.rng = frozen, rng
-
-
-def batch_outputs(net: Network, x: np.ndarray) -> np.ndarray:
-    """`net`'s outputs for every row of `x` (the forward pass of `Network.forward`, on a matrix)."""
-    y = sigmoid(x @ net.w1.T + net.b1) @ net.w2.T + net.b2
-    return y if net.linear else sigmoid(y)
 
 
 def checkpoint_path(where: str | Path) -> Path:

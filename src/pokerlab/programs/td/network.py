@@ -118,6 +118,11 @@ class Network:
         """The outputs for one input vector."""
         return self.forward(x)[1]
 
+    def outputs_of_rows(self, x: np.ndarray) -> np.ndarray:
+        """The outputs for every row of the matrix `x` (`forward`'s pass, batched)."""
+        y = sigmoid(x @ self.w1.T + self.b1) @ self.w2.T + self.b2
+        return y if self.linear else sigmoid(y)
+
     def gradients(self, x: np.ndarray, outputs: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """(y, G): G[c] = ∂y_k/∂θ for the c-th k in `outputs`, laid out like `theta` (§A.6.2): with
         d_k = y_k (1 − y_k) (1 when linear) and g = h (1 − h), ∂y_k/∂w2[k] = d_k h, ∂y_k/∂b2[k] = d_k,
