@@ -36,7 +36,7 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
-from pokerlab.engine import GameConfig, HandState, SeatView, seat_view
+from pokerlab.engine import GameConfig, HandState, SeatView, replay, seat_view
 from pokerlab.engine.state import FOLDED, raises_left
 
 #: Length of the observation vector.
@@ -124,7 +124,7 @@ class PlainView(Mapping):
     first read, so that a caller who never reads it pays nothing for it, not even the view: a read-only
     mapping, equal to the dict; ``dict(info["view"])`` gives the dict itself. Only `HandState.act` changes a
     state, each call adding one record, so a read after the state has moved on replays the hand's deal to
-    the same number of records (`replayed`)."""
+    the same number of records (`pokerlab.engine.replay`)."""
 
     __slots__ = ("_state", "_position", "_seats", "_config", "_records", "_plain")
 
@@ -136,8 +136,11 @@ class PlainView(Mapping):
     def _dict(self) -> dict:
         if self._plain is None:
             state = self._state
-            if len(state.actions) != self._records:
-                state = replayed(state, self._records)
+            if len(state.actions) != self._records:  # the hand as it stood then: its deal played again
+                played = [(r.position, r.action) for r in state.actions[: self._records]]
+                state = replay(
+                    state.config, state.starting_stacks, state.holes, state.runout, played, finish=False
+                )
             self._plain = plain(seat_view(state, self._position, self._seats, self._config))
             self._state = None  # the hand is no longer needed
         return self._plain
@@ -153,14 +156,6 @@ class PlainView(Mapping):
 
     def __repr__(self) -> str:
         return f"PlainView({self._dict()!r})"
-
-
-def replayed(state: HandState, records: int) -> HandState:
-    """`state`'s deal played again through its first `records` actions: the hand as it stood then."""
-    again = HandState(state.config, state.holes, state.runout, list(state.starting_stacks), state.n)
-    for record in state.actions[:records]:
-        again.act(record.action)
-    return again
 
 
 #: The masks of the legal-action tuples the engine gives (any other is built when met).
