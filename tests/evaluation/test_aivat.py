@@ -115,3 +115,44 @@ def test_evaluate_and_match_evaluate_on_the_command_line(tmp_path, capsys):
     assert main(["match", "--agents", "call,raise", "--hands", "5", "--evaluate", "divat"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "give --out" in err[0]
+
+
+def test_parts_of_one_match_pool_into_one_report(tmp_path, capsys):
+    """--pool: folders of one pairing on other seeds (one with the seats swapped) give the report of their
+    units together, checked against pooling each folder's own report by the textbook formulas."""
+    parts = []
+    for seed, agents in (
+        (1, "raise,loose-aggressive"),
+        (2, "raise,loose-aggressive"),
+        (3, "loose-aggressive,raise"),
+    ):
+        parts.append(str(tmp_path / f"p{seed}"))
+        assert main(["match", "--agents", agents, "--deals", str(10 * seed), "--duplicate", "--seed", str(seed),
+                     "--out", parts[-1], "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    alone = []
+    for part in parts:
+        assert main(["evaluate", part, "--json"]) == 0
+        alone.append(json.loads(capsys.readouterr().out))
+    assert main(["evaluate", *parts, "--pool", "--json"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    n = np.array([report["units"] for report in alone])
+    assert pooled["units"] == n.sum() == 60 and pooled["results"] == parts
+    for row, name in enumerate(("raw", "luck")):
+        got = pooled["seats"]["raise"][row]
+        assert got["name"] == name
+        means = np.array([report["seats"]["raise"][row]["sb_per_hand"] for report in alone])
+        sds = np.array([report["seats"]["raise"][row]["sd_per_unit"] for report in alone])
+        mean = (n * means).sum() / n.sum()
+        sd = np.sqrt((((n - 1) * sds**2 + n * (means - mean) ** 2).sum()) / (n.sum() - 1))
+        assert got["sb_per_hand"] == pytest.approx(mean, abs=1e-12)
+        assert got["sd_per_unit"] == pytest.approx(sd, rel=1e-9)
+    assert main(["evaluate", parts[0], parts[0], "--pool"]) == 2
+    assert "the same match" in capsys.readouterr().err
+    other = str(tmp_path / "other")
+    assert main(["match", "--agents", "raise,call", "--deals", "5", "--duplicate", "--seed", "4", "--out", other,
+                 "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["evaluate", parts[0], other, "--pool"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the same agents" in err[0]

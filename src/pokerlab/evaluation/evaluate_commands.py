@@ -80,25 +80,54 @@ def seat_rows(found: dict[str, SeatEstimates], seed: int) -> dict[str, list[Esti
     return rows
 
 
+def pooled_estimates(
+    folders: list[Path], method: str, seed: int, samples: int, shared_uniform: frozenset[str] = frozenset()
+) -> tuple[dict[str, SeatEstimates], str, str]:
+    """`estimates` of one folder, or of several folders that are parts of one match (the same agents, other
+    seeds: say a long match cut in parts run side by side) pooled into one sample of their units."""
+    if len(folders) == 1:
+        return estimates(folders[0], method, seed, samples, shared_uniform)
+    configs: dict[str, Path] = {}
+    for folder in folders:
+        config = (folder / "config.json").read_text() if (folder / "config.json").is_file() else str(folder)
+        if config in configs:
+            raise ConfigError(
+                f"{str(folder)!r} and {str(configs[config])!r} are the same match (the same config.json): "
+                "pooled parts need other seeds"
+            )
+        configs[config] = folder
+    parts = [estimates(folder, method, seed, samples, shared_uniform) for folder in folders]
+    names = [str(folder) for folder in folders]
+    estimators = list(parts[0][0])
+    for (found, _, _), name in zip(parts, names, strict=True):
+        if list(found) != estimators:
+            raise ConfigError(
+                f"{name!r} gives the estimators {', '.join(found)}, not {', '.join(estimators)}"
+            )
+    found = {e: SeatEstimates.pooled([part[0][e] for part in parts], names) for e in estimators}
+    return found, parts[0][1], parts[0][2]
+
+
 def evaluate_folder(
-    results: str | Path,
+    results: str | Path | list[str | Path],
     method: str,
     seed: int,
     samples: int | None = None,
     shared_uniform: frozenset[str] = frozenset(),
     as_json: bool = False,
 ) -> str:
-    """The report of one results folder: a table (or one JSON object) of each seat's raw and estimated
-    sb/hand with 95 % intervals, SD ratio, variance removed and unbiasedness z, naming the value function
-    and its digest."""
+    """The report of one results folder (or of several pooled as parts of one match: `pooled_estimates`):
+    a table (or one JSON object) of each seat's raw and estimated sb/hand with 95 % intervals, SD ratio,
+    variance removed and unbiasedness z, naming the value function and its digest."""
+    folders = [Path(r) for r in results] if isinstance(results, list) else [Path(results)]
     samples = DEFAULT_SAMPLES[method] if samples is None else samples
-    found, value, digest = estimates(results, method, seed, samples, shared_uniform)
+    found, value, digest = pooled_estimates(folders, method, seed, samples, shared_uniform)
     rows = seat_rows(found, seed)
     first = next(iter(found.values()))
     units, hands = len(set(first.units.tolist())), int(first.raw.shape[0])
     if as_json:
         report = {
-            "results": str(results),
+            "results": str(folders[0]) if len(folders) == 1 else [str(f) for f in folders],
             "method": method,
             "seed": seed,
             "samples": samples,
@@ -110,7 +139,8 @@ def evaluate_folder(
             "seats": {label: [r.to_json() for r in seat] for label, seat in rows.items()},
         }
         return json.dumps(finite_json(report))
-    return report_table(rows, units, hands) + f"\n{method}: {value}, digest {digest}; seed {seed}"
+    pooled = f" ({len(folders)} folders pooled)" if len(folders) > 1 else ""
+    return report_table(rows, units, hands) + f"\n{method}: {value}, digest {digest}; seed {seed}{pooled}"
 
 
 def round_robin(folders: list[Path]) -> list[Path]:
@@ -145,7 +175,10 @@ def crosstable(
         rows = seat_rows(found, seed)
         for a, b in (labels, labels[::-1]):
             if (a, b) in cells:
-                raise ConfigError(f"{a} vs {b} is in two of the folders; give each pairing once")
+                raise ConfigError(
+                    f"{a} vs {b} is in two of the folders; give each pairing once (or pool one match's parts "
+                    "with --pool)"
+                )
             cells[(a, b)] = rows[a][-1]
     agents = sorted({a for a, _ in cells})
     return agents, cells, value, digest, mbb_per_sb
@@ -177,11 +210,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     for seats that report probabilities or answer the all-holdings policy query; the Baseline control
     agent's replay of every deal, for matches without duplicate), with 95 % CIs over the
     units of the match (deals in a duplicate match, else hands), the SD ratio, the variance removed and the
-    unbiasedness z of mean(X - u). Several heads-up folders (or a folder of them) give a crosstable."""
+    unbiasedness z of mean(X - u). Several heads-up folders (or a folder of them) give a crosstable; with
+    --pool, several folders of one match cut in parts (the same agents, other seeds) give one report."""
     folders = round_robin([Path(r) for r in args.results])
     shared = frozenset(args.shared_uniform or ())
-    if len(folders) == 1:
-        print(evaluate_folder(folders[0], args.method, args.seed, args.samples, shared, args.json))
+    if len(folders) == 1 or args.pool:
+        print(evaluate_folder(list(folders), args.method, args.seed, args.samples, shared, args.json))
         return 0
     agents, cells, value, digest, mbb_per_sb = crosstable(
         folders, args.method, args.seed, args.samples, shared
@@ -256,5 +290,11 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         help="AIVAT: this seat draws every decision of a hand from one uniform (Loki-2's same-u selector)",
     )
     p.add_argument("--seed", type=seed_arg, default=0, help="seed of the boards and run-outs (default 0)")
+    p.add_argument(
+        "--pool",
+        action="store_true",
+        help="the folders are parts of one match (the same agents, other seeds): one report over all their "
+        "units instead of a crosstable",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=cmd_evaluate)

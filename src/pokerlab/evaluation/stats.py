@@ -99,6 +99,40 @@ class SeatEstimates:
     big_blind: int
     duplicate: bool
 
+    @classmethod
+    def pooled(cls, parts: list[SeatEstimates], names: list[str]) -> SeatEstimates:
+        """The parts (named by `names` in errors) as one sample: the first part's seat order, each other
+        part's columns matched to it by label, and every part's units kept apart (renumbered)."""
+        first = parts[0]
+        raw, adjusted, units, offset = [], [], [], 0
+        for part, name in zip(parts, names, strict=True):
+            if sorted(part.labels) != sorted(first.labels):
+                raise ConfigError(
+                    f"{name!r} seats {', '.join(part.labels)}, not {', '.join(first.labels)}: pooled folders "
+                    "are parts of one match, with the same agents"
+                )
+            game = (part.small_bet, part.big_blind, part.duplicate)
+            if game != (first.small_bet, first.big_blind, first.duplicate):
+                raise ConfigError(
+                    f"{name!r} is another game (small bet, big blind, duplicate: {game}); pooled folders "
+                    f"share the first's {(first.small_bet, first.big_blind, first.duplicate)}"
+                )
+            order = [part.labels.index(label) for label in first.labels]
+            raw.append(part.raw[:, order])
+            adjusted.append(part.adjusted[:, order])
+            _, renumbered = np.unique(part.units, return_inverse=True)
+            units.append(renumbered + offset)
+            offset += int(renumbered.max(initial=-1)) + 1
+        return cls(
+            list(first.labels),
+            np.concatenate(raw),
+            np.concatenate(adjusted),
+            np.concatenate(units),
+            first.small_bet,
+            first.big_blind,
+            first.duplicate,
+        )
+
 
 @dataclass(frozen=True)
 class EstimatorRow:
