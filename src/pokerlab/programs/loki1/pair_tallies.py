@@ -98,19 +98,9 @@ def _class_tallies(board: np.ndarray, cards_to_come: int, table: np.ndarray) -> 
 
 
 @nb.njit(cache=True)
-def pair_tallies(
-    board: np.ndarray, cards_to_come: int, table: np.ndarray, order: np.ndarray, renamings: np.ndarray
-) -> np.ndarray:
-    """int32[n, n]: the tally of the holding at position i of `order` against that at j (0 where they share
-    a card), with 1 or 2 `cards_to_come` on `board` (`table`: its `rank_table` of cards_to_come + 2 cards;
-    `renamings`: int[m, 52], the renamings of suits that keep the board, none first) (numba kernel)."""
+def _holdings(order: np.ndarray):
+    """The cards, rank class, key and mask of the holdings of `order`, by position (numba kernel)."""
     n = order.size
-    stride = 13**cards_to_come
-    board_key, board_mask = hand_key(board)
-    position = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int64)
-    for i in range(n):
-        position[order[i]] = i
-    # the holdings, by position
     cards = np.empty((n, 2), dtype=np.int64)
     kind = np.empty(n, dtype=np.int64)
     keys = np.empty(n, dtype=np.uint64)
@@ -121,85 +111,139 @@ def pair_tallies(
         kind[i] = _kind(a // 4, b // 4)
         keys[i] = CARD_KEYS[a] + CARD_KEYS[b]
         masks[i] = CARD_MASKS[a] | CARD_MASKS[b]
-    images = np.empty((renamings.shape[0], n), dtype=np.int64)  # the position each holding's image takes
-    for m in range(renamings.shape[0]):
-        for i in range(n):
-            images[m, i] = position[HOLDING_INDEX[renamings[m, cards[i, 0]], renamings[m, cards[i, 1]]]]
-    # the cards to come: one card, or two (both of the unseen, code order)
+    return cards, kind, keys, masks
+
+
+@nb.njit(cache=True)
+def _cards_to_come(board_mask: np.uint64, cards_to_come: int):
+    """Every set of 1 or 2 cards to come (the second -1 for one), with its rank class, key and mask
+    (numba kernel)."""
     unseen = np.array([c for c in range(NUM_CARDS) if (CARD_MASKS[c] & board_mask) == 0])
     u = unseen.size
     count = u if cards_to_come == 1 else u * (u - 1) // 2
     come = np.full((count, 2), -1, dtype=np.int64)
-    come_kind = np.empty(count, dtype=np.int64)
-    come_key = np.empty(count, dtype=np.uint64)
-    come_mask = np.empty(count, dtype=np.uint64)
+    kind = np.empty(count, dtype=np.int64)
+    keys = np.empty(count, dtype=np.uint64)
+    masks = np.empty(count, dtype=np.uint64)
     t = 0
     for x in range(u):
         if cards_to_come == 1:
             c = unseen[x]
-            come[t, 0], come_kind[t], come_key[t], come_mask[t] = c, c // 4, CARD_KEYS[c], CARD_MASKS[c]
+            come[t, 0], kind[t], keys[t], masks[t] = c, c // 4, CARD_KEYS[c], CARD_MASKS[c]
             t += 1
             continue
         for y in range(x + 1, u):
             c, d = unseen[x], unseen[y]
-            come[t, 0], come[t, 1], come_kind[t] = c, d, _kind(c // 4, d // 4)
-            come_key[t], come_mask[t] = CARD_KEYS[c] + CARD_KEYS[d], CARD_MASKS[c] | CARD_MASKS[d]
+            come[t, 0], come[t, 1], kind[t] = c, d, _kind(c // 4, d // 4)
+            keys[t], masks[t] = CARD_KEYS[c] + CARD_KEYS[d], CARD_MASKS[c] | CARD_MASKS[d]
             t += 1
-    # the holdings that flush with some cards to come, and those (cards to come, true rank) that change
-    # their rank: per such holding (flat), then per cards to come
+    return come, kind, keys, masks
+
+
+@nb.njit(cache=True)
+def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, come_keys, come_masks):
+    """The holdings that flush with some cards to come (`able`: their row, else -1; `holder`: by row), and
+    the flushes that change a rank (numba kernel): per such holding the cards to come and its true rank
+    (`by_holding`, `rank`, `flushes` of each), and per cards to come (`per_come` the start of its run)
+    the holdings, their true and their rank-class ranks and masks."""
+    n, count, stride = kind.size, come_kind.size, 13**cards_to_come
+    board_key, board_mask = hand_key(board)
     most = np.zeros(4, dtype=np.int64)
     for c in board:
         most[c % 4] += 1
-    able = np.full(n, -1, dtype=np.int64)  # its row among the holdings that can flush
+    able = np.full(n, -1, dtype=np.int64)
     found = 0
     for i in range(n):
         for s in range(4):
-            held = (cards[i, 0] % 4 == s) + (cards[i, 1] % 4 == s)
-            if most[s] + held + cards_to_come >= 5:
+            if most[s] + (cards[i, 0] % 4 == s) + (cards[i, 1] % 4 == s) + cards_to_come >= 5:
                 able[i] = found
                 found += 1
                 break
     holder = np.empty(found, dtype=np.int64)
-    for i in range(n):
-        if able[i] >= 0:
-            holder[able[i]] = i
-    flush_come = np.empty((found, count), dtype=np.int64)
-    flush_rank = np.empty((found, count), dtype=np.int32)
+    by_holding = np.empty((found, count), dtype=np.int64)
+    rank = np.empty((found, count), dtype=np.int32)
     flushes = np.zeros(found, dtype=np.int64)
     per_come = np.zeros(count + 1, dtype=np.int64)
-    for f in range(found):
-        i = holder[f]
+    for i in range(n):
+        f = able[i]
+        if f < 0:
+            continue
+        holder[f] = i
         for t in range(count):
-            if come_mask[t] & masks[i]:
+            key = board_key + keys[i] + come_keys[t]
+            if come_masks[t] & masks[i] or not key & _FLUSH_BITS:
                 continue
-            key = board_key + keys[i] + come_key[t]
-            if not key & _FLUSH_BITS:
-                continue
-            rank = rank_of(key, board_mask | masks[i] | come_mask[t])
-            if rank == table[kind[i] * stride + come_kind[t]]:
-                continue
-            flush_come[f, flushes[f]], flush_rank[f, flushes[f]] = t, rank
-            flushes[f] += 1
-            per_come[t + 1] += 1
+            r = rank_of(key, board_mask | masks[i] | come_masks[t])
+            if r != table[kind[i] * stride + come_kind[t]]:
+                by_holding[f, flushes[f]], rank[f, flushes[f]] = t, r
+                flushes[f] += 1
+                per_come[t + 1] += 1
     for t in range(count):
         per_come[t + 1] += per_come[t]
-    come_holder = np.empty(per_come[count], dtype=np.int64)
-    come_rank = np.empty(per_come[count], dtype=np.int32)
+    total = per_come[count]
+    their_holder = np.empty(total, dtype=np.int64)
+    their_rank = np.empty(total, dtype=np.int32)
+    their_plain = np.empty(total, dtype=np.int32)
+    their_mask = np.empty(total, dtype=np.uint64)
     filled = per_come[:count].copy()
     for f in range(found):
         for q in range(flushes[f]):
-            t = flush_come[f, q]
-            come_holder[filled[t]], come_rank[filled[t]] = holder[f], flush_rank[f, q]
+            t, z = by_holding[f, q], filled[by_holding[f, q]]
+            their_holder[z], their_rank[z], their_mask[z] = holder[f], rank[f, q], masks[holder[f]]
+            their_plain[z] = table[kind[holder[f]] * stride + come_kind[t]]
             filled[t] += 1
-    # X, Xbar and Y of one holding of each class, copied to its images
-    ahead_all = np.zeros((found, 169), dtype=np.int64)  # XA
-    behind_all = np.zeros((found, 169), dtype=np.int64)  # XAbar
-    ahead_with = np.zeros((found, NUM_CARDS, 13), dtype=np.int64)  # XB: by card held and the other rank
-    behind_with = np.zeros((found, NUM_CARDS, 13), dtype=np.int64)  # XBbar
-    tallies = np.zeros((n, n), dtype=np.int32)
+    return able, holder, by_holding, rank, flushes, per_come, their_holder, their_rank, their_plain, their_mask
+
+
+@nb.njit(inline="always", cache=True)
+def _swapped(tally: np.int64) -> np.int64:
+    """The tally of o against h from that of h against o, both sums of differences of tallies over the same
+    completions (ahead and behind trade places; the constant parts cancel)."""
+    tied = (tally + 32768) >> 16
+    ahead = tally - (tied << 16)
+    return -ahead - tied + (tied << 16)
+
+
+@nb.njit(cache=True)
+def pair_tallies(
+    board: np.ndarray, cards_to_come: int, table: np.ndarray, order: np.ndarray, renamings: np.ndarray
+) -> np.ndarray:
+    """int32[n, n]: the tally of the holding at position i of `order` against that at j (0 where they share
+    a card), with 1 or 2 `cards_to_come` on `board` (`table`: its `rank_table` of cards_to_come + 2 cards;
+    `renamings`: int[m, 52], the renamings of suits that keep the board, none first) (numba kernel)."""
+    n = order.size
+    stride = 13**cards_to_come
+    board_key, board_mask = hand_key(board)
+    cards, kind, keys, masks = _holdings(order)
+    position = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int64)
+    for i in range(n):
+        position[order[i]] = i
+    images = np.empty((renamings.shape[0], n), dtype=np.int64)  # the position each holding's image takes
+    for m in range(renamings.shape[0]):
+        for i in range(n):
+            images[m, i] = position[HOLDING_INDEX[renamings[m, cards[i, 0]], renamings[m, cards[i, 1]]]]
+    come, come_kind, come_keys, come_masks = _cards_to_come(board_mask, cards_to_come)
+    able, holder, by_holding, rank, flushes, per_come, their_holder, their_rank, their_plain, their_mask = (
+        _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, come_keys, come_masks)
+    )
+    found = holder.size
+    # the rank classes of holdings, compact (91), and nf(k, t) by t then k
     valid = np.array([k for k in range(169) if k // 13 <= k % 13])
-    x = np.zeros(169, dtype=np.int64)
-    xbar = np.zeros(169, dtype=np.int64)
+    compact = np.full(169, -1, dtype=np.int64)
+    compact[valid] = np.arange(valid.size)
+    plain_of = np.empty((stride, valid.size), dtype=np.int32)
+    for t in range(stride):
+        for q in range(valid.size):
+            plain_of[t, q] = table[valid[q] * stride + t]
+    # X, Xbar and Y of one holding of each class, copied to its images; Y of h against the holdings of the
+    # classes not done yet, and of those against h by `_swapped`
+    ahead_all = np.zeros((found, valid.size), dtype=np.int32)  # XA
+    behind_all = np.zeros((found, valid.size), dtype=np.int32)  # XAbar
+    ahead_with = np.zeros((found, NUM_CARDS, 13), dtype=np.int32)  # XB: by card held and the other rank
+    behind_with = np.zeros((found, NUM_CARDS, 13), dtype=np.int32)  # XBbar
+    tallies = np.zeros((n, n), dtype=np.int32)
+    x = np.zeros(valid.size, dtype=np.int32)
+    xbar = np.zeros(valid.size, dtype=np.int32)
     both = np.zeros(n, dtype=np.int64)
     done = np.zeros(n, dtype=np.bool_)
     for f in range(found):
@@ -208,32 +252,27 @@ def pair_tallies(
             continue
         both[:] = 0
         for q in range(flushes[f]):
-            t = flush_come[f, q]
-            mine, kt = flush_rank[f, q], come_kind[t]
+            t = by_holding[f, q]
+            mine, kt = rank[f, q], come_kind[t]
             plain = table[kind[i] * stride + kt]
-            for k in valid:
-                theirs = table[k * stride + kt]
-                x[k] = _split(mine, theirs) - _split(plain, theirs)
-                xbar[k] = _split(theirs, mine) - _split(theirs, plain)
-                ahead_all[f, k] += x[k]
-                behind_all[f, k] += xbar[k]
+            column = plain_of[kt]
+            for k in range(valid.size):
+                x[k] = _split(mine, column[k]) - _split(plain, column[k])
+                xbar[k] = _split(column[k], mine) - _split(column[k], plain)
+            ahead_all[f] += x
+            behind_all[f] += xbar
             for e in range(cards_to_come):
                 c = come[t, e]
                 for r in range(13):
-                    k = _kind(c // 4, r)
+                    k = compact[_kind(c // 4, r)]
                     ahead_with[f, c, r] += x[k]
                     behind_with[f, c, r] += xbar[k]
             for z in range(per_come[t], per_come[t + 1]):
-                j = come_holder[z]
-                if masks[i] & masks[j]:
+                j = their_holder[z]
+                if masks[i] & their_mask[z] or done[j]:
                     continue
-                theirs, their_plain = come_rank[z], table[kind[j] * stride + kt]
-                both[j] += (
-                    _split(mine, theirs)
-                    - _split(mine, their_plain)
-                    - _split(plain, theirs)
-                    + _split(plain, their_plain)
-                )
+                theirs, their = their_rank[z], their_plain[z]
+                both[j] += _split(mine, theirs) - _split(mine, their) - _split(plain, theirs) + _split(plain, their)
         for m in range(renamings.shape[0]):
             g = images[m, i]
             if done[g]:
@@ -248,6 +287,7 @@ def pair_tallies(
             for j in range(n):
                 if both[j]:
                     tallies[g, images[m, j]] = both[j]
+                    tallies[images[m, j], g] = _swapped(both[j])
     # every pair: C, then X of the row's flushes and Xbar of the column's
     classes = _class_tallies(board, cards_to_come, table)
     for i in range(n):
@@ -258,18 +298,18 @@ def pair_tallies(
             fj, kj, aj, bj = able[j], kind[j], cards[j, 0], cards[j, 1]
             v = tallies[i, j] + classes[ki, kj]
             if fi >= 0:
-                v += ahead_all[fi, kj] - ahead_with[fi, aj, bj // 4] - ahead_with[fi, bj, aj // 4]
+                v += ahead_all[fi, compact[kj]] - ahead_with[fi, aj, bj // 4] - ahead_with[fi, bj, aj // 4]
             if fj >= 0:
-                v += behind_all[fj, ki] - behind_with[fj, ai, bi // 4] - behind_with[fj, bi, ai // 4]
+                v += behind_all[fj, compact[ki]] - behind_with[fj, ai, bi // 4] - behind_with[fj, bi, ai // 4]
             if cards_to_come == 2 and (fi >= 0 or fj >= 0):  # the cards to come that are the other's two
                 key = board_key + keys[i] + keys[j]
                 if key & _FLUSH_BITS:
-                    rank = rank_of(key, board_mask | masks[i] | masks[j])
+                    r = rank_of(key, board_mask | masks[i] | masks[j])
                     mine, theirs = table[ki * stride + kj], table[kj * stride + kj]
                     if fi >= 0:
-                        v += _split(rank, theirs) - _split(mine, theirs)
+                        v += _split(r, theirs) - _split(mine, theirs)
                     mine, theirs = table[ki * stride + ki], table[kj * stride + ki]
                     if fj >= 0:
-                        v += _split(mine, rank) - _split(mine, theirs)
+                        v += _split(mine, r) - _split(mine, theirs)
             tallies[i, j] = v
     return tallies
