@@ -195,6 +195,18 @@ def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, c
     return able, holder, by_holding, rank, flushes, per_come, their_holder, their_rank, their_plain, their_mask
 
 
+@nb.njit(cache=True)
+def _corrections(mine, plain, column, x, xbar, ahead, behind):
+    """x[k] (and xbar[k]): the change in the tally of a holding now at rank `mine` instead of `plain` against
+    (and for) one at ``column[k]``, added to `ahead` (`behind`) (numba kernel; runs vectorised)."""
+    for k in range(column.size):
+        v = column[k]
+        x[k] = (mine > v) - (plain > v) + (((mine == v) - (plain == v)) << 16)
+        xbar[k] = (v > mine) - (v > plain) + (((v == mine) - (v == plain)) << 16)
+        ahead[k] += x[k]
+        behind[k] += xbar[k]
+
+
 @nb.njit(inline="always", cache=True)
 def _swapped(tally: np.int64) -> np.int64:
     """The tally of o against h from that of h against o, both sums of differences of tallies over the same
@@ -231,6 +243,10 @@ def pair_tallies(
     valid = np.array([k for k in range(169) if k // 13 <= k % 13])
     compact = np.full(169, -1, dtype=np.int64)
     compact[valid] = np.arange(valid.size)
+    with_ranks = np.empty((13, 13), dtype=np.int64)  # the compact class of two cards of ranks r1, r2
+    for r1 in range(13):
+        for r2 in range(13):
+            with_ranks[r1, r2] = compact[_kind(r1, r2)]
     plain_of = np.empty((stride, valid.size), dtype=np.int32)
     for t in range(stride):
         for q in range(valid.size):
@@ -255,18 +271,13 @@ def pair_tallies(
             t = by_holding[f, q]
             mine, kt = rank[f, q], come_kind[t]
             plain = table[kind[i] * stride + kt]
-            column = plain_of[kt]
-            for k in range(valid.size):
-                x[k] = _split(mine, column[k]) - _split(plain, column[k])
-                xbar[k] = _split(column[k], mine) - _split(column[k], plain)
-            ahead_all[f] += x
-            behind_all[f] += xbar
+            _corrections(mine, plain, plain_of[kt], x, xbar, ahead_all[f], behind_all[f])
             for e in range(cards_to_come):
                 c = come[t, e]
+                with_rank = with_ranks[c // 4]
                 for r in range(13):
-                    k = compact[_kind(c // 4, r)]
-                    ahead_with[f, c, r] += x[k]
-                    behind_with[f, c, r] += xbar[k]
+                    ahead_with[f, c, r] += x[with_rank[r]]
+                    behind_with[f, c, r] += xbar[with_rank[r]]
             for z in range(per_come[t], per_come[t + 1]):
                 j = their_holder[z]
                 if masks[i] & their_mask[z] or done[j]:
