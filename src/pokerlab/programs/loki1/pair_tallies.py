@@ -192,7 +192,18 @@ def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, c
             their_holder[z], their_rank[z], their_mask[z] = holder[f], rank[f, q], masks[holder[f]]
             their_plain[z] = table[kind[holder[f]] * stride + come_kind[t]]
             filled[t] += 1
-    return able, holder, by_holding, rank, flushes, per_come, their_holder, their_rank, their_plain, their_mask
+    return (
+        able,
+        holder,
+        by_holding,
+        rank,
+        flushes,
+        per_come,
+        their_holder,
+        their_rank,
+        their_plain,
+        their_mask,
+    )
 
 
 @nb.njit(cache=True)
@@ -217,12 +228,11 @@ def _swapped(tally: np.int64) -> np.int64:
 
 
 @nb.njit(cache=True)
-def pair_tallies(
-    board: np.ndarray, cards_to_come: int, table: np.ndarray, order: np.ndarray, renamings: np.ndarray
-) -> np.ndarray:
-    """int32[n, n]: the tally of the holding at position i of `order` against that at j (0 where they share
-    a card), with 1 or 2 `cards_to_come` on `board` (`table`: its `rank_table` of cards_to_come + 2 cards;
-    `renamings`: int[m, 52], the renamings of suits that keep the board, none first) (numba kernel)."""
+def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, renamings):
+    """(equity, tied_ahead) of `board_pairs.BoardPairs` from the tallies of every pair of the holdings of
+    `order` (sorted by rank now; `first_tied`, `after_tied` their runs of ties) with 1 or 2 `cards_to_come`
+    on `board` (`table`: its `rank_table` of cards_to_come + 2 cards; `renamings`: int[m, 52], the renamings
+    of suits that keep the board, none first) (numba kernel)."""
     n = order.size
     stride = 13**cards_to_come
     board_key, board_mask = hand_key(board)
@@ -283,7 +293,9 @@ def pair_tallies(
                 if masks[i] & their_mask[z] or done[j]:
                     continue
                 theirs, their = their_rank[z], their_plain[z]
-                both[j] += _split(mine, theirs) - _split(mine, their) - _split(plain, theirs) + _split(plain, their)
+                both[j] += (
+                    _split(mine, theirs) - _split(mine, their) - _split(plain, theirs) + _split(plain, their)
+                )
         for m in range(renamings.shape[0]):
             g = images[m, i]
             if done[g]:
@@ -301,6 +313,8 @@ def pair_tallies(
                     tallies[images[m, j], g] = _swapped(both[j])
     # every pair: C, then X of the row's flushes and Xbar of the column's
     classes = _class_tallies(board, cards_to_come, table)
+    equity = np.zeros((n, n), dtype=np.float32)
+    tied_ahead = np.zeros((n, (after_tied - first_tied).max()), dtype=np.float32)
     for i in range(n):
         fi, ki, ai, bi = able[i], kind[i], cards[i, 0], cards[i, 1]
         for j in range(n):
@@ -322,5 +336,7 @@ def pair_tallies(
                     mine, theirs = table[ki * stride + ki], table[kj * stride + ki]
                     if fj >= 0:
                         v += _split(mine, r) - _split(mine, theirs)
-            tallies[i, j] = v
-    return tallies
+            equity[i, j] = 2 * (v & 0xFFFF) + (v >> 16)
+            if first_tied[i] <= j < after_tied[i]:
+                tied_ahead[i, j - first_tied[i]] = v & 0xFFFF
+    return equity, tied_ahead
