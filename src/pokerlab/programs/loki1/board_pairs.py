@@ -91,9 +91,11 @@ def holding_images(renamings: np.ndarray) -> np.ndarray:
 def _holders(order: np.ndarray) -> np.ndarray:
     """int64[52, k]: for each card, the positions in `order` of the holdings that hold it (-1 rows for the
     board's cards, which none holds)."""
-    holders = [np.flatnonzero((HOLDING_CARDS[order] == card).any(axis=1)) for card in range(NUM_CARDS)]
-    width = max(len(h) for h in holders)
-    return np.array([h if len(h) else np.full(width, -1) for h in holders], dtype=np.int64)
+    cards = HOLDING_CARDS[order].ravel()
+    held = np.bincount(cards, minlength=NUM_CARDS)  # every card off the board is in as many holdings
+    out = np.full((NUM_CARDS, held.max()), -1, dtype=np.int64)
+    out[held > 0] = (np.argsort(cards, kind="stable") // 2).reshape(-1, held.max())
+    return out
 
 
 def board_pairs(board: tuple[int, ...], cards_to_come: int) -> BoardPairs:
