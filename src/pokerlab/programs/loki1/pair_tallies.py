@@ -313,30 +313,51 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
                     tallies[images[m, j], g] = _swapped(both[j])
     # every pair: C, then X of the row's flushes and Xbar of the column's
     classes = _class_tallies(board, cards_to_come, table)
-    equity = np.zeros((n, n), dtype=np.float32)
-    tied_ahead = np.zeros((n, (after_tied - first_tied).max()), dtype=np.float32)
-    for i in range(n):
+
+    def tally(i, j):
         fi, ki, ai, bi = able[i], kind[i], cards[i, 0], cards[i, 1]
-        for j in range(n):
-            if masks[i] & masks[j]:
-                continue
-            fj, kj, aj, bj = able[j], kind[j], cards[j, 0], cards[j, 1]
-            v = tallies[i, j] + classes[ki, kj]
-            if fi >= 0:
-                v += ahead_all[fi, compact[kj]] - ahead_with[fi, aj, bj // 4] - ahead_with[fi, bj, aj // 4]
-            if fj >= 0:
-                v += behind_all[fj, compact[ki]] - behind_with[fj, ai, bi // 4] - behind_with[fj, bi, ai // 4]
-            if cards_to_come == 2 and (fi >= 0 or fj >= 0):  # the cards to come that are the other's two
-                key = board_key + keys[i] + keys[j]
-                if key & _FLUSH_BITS:
-                    r = rank_of(key, board_mask | masks[i] | masks[j])
-                    mine, theirs = table[ki * stride + kj], table[kj * stride + kj]
-                    if fi >= 0:
-                        v += _split(r, theirs) - _split(mine, theirs)
-                    mine, theirs = table[ki * stride + ki], table[kj * stride + ki]
-                    if fj >= 0:
-                        v += _split(mine, r) - _split(mine, theirs)
-            equity[i, j] = 2 * (v & 0xFFFF) + (v >> 16)
-            if first_tied[i] <= j < after_tied[i]:
-                tied_ahead[i, j - first_tied[i]] = v & 0xFFFF
+        fj, kj, aj, bj = able[j], kind[j], cards[j, 0], cards[j, 1]
+        v = tallies[i, j] + classes[ki, kj]
+        if fi >= 0:
+            v += ahead_all[fi, compact[kj]] - ahead_with[fi, aj, bj // 4] - ahead_with[fi, bj, aj // 4]
+        if fj >= 0:
+            v += behind_all[fj, compact[ki]] - behind_with[fj, ai, bi // 4] - behind_with[fj, bi, ai // 4]
+        if cards_to_come == 2 and (fi >= 0 or fj >= 0):  # the cards to come that are the other's two
+            key = board_key + keys[i] + keys[j]
+            if key & _FLUSH_BITS:
+                r = rank_of(key, board_mask | masks[i] | masks[j])
+                mine, theirs = table[ki * stride + kj], table[kj * stride + kj]
+                if fi >= 0:
+                    v += _split(r, theirs) - _split(mine, theirs)
+                mine, theirs = table[ki * stride + ki], table[kj * stride + ki]
+                if fj >= 0:
+                    v += _split(mine, r) - _split(mine, theirs)
+        return v
+
+    equity = np.empty((n, n), dtype=np.float32)
+    tied_ahead = np.zeros((n, (after_tied - first_tied).max()), dtype=np.float32)
+    everyone = np.arange(n)
+    holding = np.empty((NUM_CARDS, n), dtype=np.int64)  # by card, the positions of the holdings with it
+    held = np.zeros(NUM_CARDS, dtype=np.int64)
+    for i in range(n):
+        for e in range(2):
+            holding[cards[i, e], held[cards[i, e]]] = i
+            held[cards[i, e]] += 1
+    for i in range(n):
+        row = equity[i]
+        if able[i] < 0:  # against the holdings that cannot flush either, C alone
+            base = classes[kind[i]]
+            for j in range(n):
+                v = base[kind[j]]
+                row[j] = 2 * (v & 0xFFFF) + (v >> 16)
+        for j in holder if able[i] < 0 else everyone:
+            v = tally(i, j)
+            row[j] = 2 * (v & 0xFFFF) + (v >> 16)
+        for j in range(first_tied[i], after_tied[i]):
+            tied_ahead[i, j - first_tied[i]] = tally(i, j) & 0xFFFF
+        for e in range(2):  # the holdings that share a card with it
+            for j in holding[cards[i, e], : held[cards[i, e]]]:
+                row[j] = 0.0
+                if first_tied[i] <= j < after_tied[i]:
+                    tied_ahead[i, j - first_tied[i]] = 0.0
     return equity, tied_ahead
