@@ -311,53 +311,57 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
                 if both[j]:
                     tallies[g, images[m, j]] = both[j]
                     tallies[images[m, j], g] = _swapped(both[j])
-    # every pair: C, then X of the row's flushes and Xbar of the column's
+    # every pair, a row at a time in tallies: C and the row's X against all, the columns' Xbar, the cards to
+    # come that are the other holding's two; then as counts
     classes = _class_tallies(board, cards_to_come, table)
-
-    def tally(i, j):
-        fi, ki, ai, bi = able[i], kind[i], cards[i, 0], cards[i, 1]
-        fj, kj, aj, bj = able[j], kind[j], cards[j, 0], cards[j, 1]
-        v = tallies[i, j] + classes[ki, kj]
-        if fi >= 0:
-            v += ahead_all[fi, compact[kj]] - ahead_with[fi, aj, bj // 4] - ahead_with[fi, bj, aj // 4]
-        if fj >= 0:
-            v += behind_all[fj, compact[ki]] - behind_with[fj, ai, bi // 4] - behind_with[fj, bi, ai // 4]
-        if cards_to_come == 2 and (fi >= 0 or fj >= 0):  # the cards to come that are the other's two
-            key = board_key + keys[i] + keys[j]
-            if key & _FLUSH_BITS:
-                r = rank_of(key, board_mask | masks[i] | masks[j])
-                mine, theirs = table[ki * stride + kj], table[kj * stride + kj]
-                if fi >= 0:
-                    v += _split(r, theirs) - _split(mine, theirs)
-                mine, theirs = table[ki * stride + ki], table[kj * stride + ki]
-                if fj >= 0:
-                    v += _split(mine, r) - _split(mine, theirs)
-        return v
-
+    of_class = compact[kind]
     equity = np.empty((n, n), dtype=np.float32)
     tied_ahead = np.zeros((n, (after_tied - first_tied).max()), dtype=np.float32)
-    everyone = np.arange(n)
     holding = np.empty((NUM_CARDS, n), dtype=np.int64)  # by card, the positions of the holdings with it
     held = np.zeros(NUM_CARDS, dtype=np.int64)
     for i in range(n):
         for e in range(2):
             holding[cards[i, e], held[cards[i, e]]] = i
             held[cards[i, e]] += 1
+    everyone = np.arange(n)
+    row = np.empty(n, dtype=np.int64)
+    base = np.empty(valid.size, dtype=np.int64)
     for i in range(n):
-        row = equity[i]
-        if able[i] < 0:  # against the holdings that cannot flush either, C alone
-            base = classes[kind[i]]
+        fi, ki, ai, bi = able[i], kind[i], cards[i, 0], cards[i, 1]
+        for q in range(valid.size):
+            base[q] = classes[ki, valid[q]]
+        if fi < 0:
             for j in range(n):
-                v = base[kind[j]]
-                row[j] = 2 * (v & 0xFFFF) + (v >> 16)
-        for j in holder if able[i] < 0 else everyone:
-            v = tally(i, j)
-            row[j] = 2 * (v & 0xFFFF) + (v >> 16)
+                row[j] = base[of_class[j]]
+        else:
+            base += ahead_all[fi]
+            mine = ahead_with[fi]
+            for j in range(n):
+                aj, bj = cards[j, 0], cards[j, 1]
+                row[j] = tallies[i, j] + base[of_class[j]] - mine[aj, bj // 4] - mine[bj, aj // 4]
+        for f in range(found):
+            row[holder[f]] += (
+                behind_all[f, of_class[i]] - behind_with[f, ai, bi // 4] - behind_with[f, bi, ai // 4]
+            )
+        if cards_to_come == 2:
+            for j in holder if fi < 0 else everyone:
+                key = board_key + keys[i] + keys[j]
+                if not key & _FLUSH_BITS or masks[i] & masks[j]:
+                    continue
+                r, kj = rank_of(key, board_mask | masks[i] | masks[j]), kind[j]
+                if fi >= 0:
+                    theirs = table[kj * stride + kj]
+                    row[j] += _split(r, theirs) - _split(table[ki * stride + kj], theirs)
+                if able[j] >= 0:
+                    plain = table[ki * stride + ki]
+                    row[j] += _split(plain, r) - _split(plain, table[kj * stride + ki])
+        for j in range(n):
+            equity[i, j] = 2 * (row[j] & 0xFFFF) + (row[j] >> 16)
         for j in range(first_tied[i], after_tied[i]):
-            tied_ahead[i, j - first_tied[i]] = tally(i, j) & 0xFFFF
+            tied_ahead[i, j - first_tied[i]] = row[j] & 0xFFFF
         for e in range(2):  # the holdings that share a card with it
             for j in holding[cards[i, e], : held[cards[i, e]]]:
-                row[j] = 0.0
+                equity[i, j] = 0.0
                 if first_tied[i] <= j < after_tied[i]:
                     tied_ahead[i, j - first_tied[i]] = 0.0
     return equity, tied_ahead
