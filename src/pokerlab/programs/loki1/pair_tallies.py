@@ -141,11 +141,12 @@ def _cards_to_come(board_mask: np.uint64, cards_to_come: int):
 
 
 @nb.njit(cache=True)
-def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, come_keys, come_masks):
-    """The holdings that flush with some cards to come (`able`: their row, else -1; `holder`: by row), and
-    the flushes that change a rank (numba kernel): per such holding the cards to come and its true rank
+def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, come_keys, come_masks, images):
+    """The holdings that flush with some cards to come (`able`: their row, else -1; `holder`: by row), their
+    classes under the renamings (`images`) numbered in order of their first holding (`stamp`), and the
+    flushes that change a rank (numba kernel): per such holding the cards to come and its true rank
     (`by_holding`, `rank`, `flushes` of each), and per cards to come (`per_come` the start of its run)
-    the holdings, their true and their rank-class ranks and masks."""
+    the holdings, by class, with their true and their rank-class ranks and masks."""
     n, count, stride = kind.size, come_kind.size, 13**cards_to_come
     board_key, board_mask = hand_key(board)
     most = np.zeros(4, dtype=np.int64)
@@ -185,8 +186,20 @@ def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, c
     their_rank = np.empty(total, dtype=np.int32)
     their_plain = np.empty(total, dtype=np.int32)
     their_mask = np.empty(total, dtype=np.uint64)
-    filled = per_come[:count].copy()
+    stamp = np.full(n, -1, dtype=np.int64)
+    sequence = np.empty(found, dtype=np.int64)  # the rows, class by class
+    classes = filled = 0
     for f in range(found):
+        if stamp[holder[f]] >= 0:
+            continue
+        for m in range(images.shape[0]):
+            g = images[m, holder[f]]
+            if stamp[g] < 0:
+                stamp[g], sequence[filled] = classes, able[g]
+                filled += 1
+        classes += 1
+    filled = per_come[:count].copy()
+    for f in sequence:
         for q in range(flushes[f]):
             t, z = by_holding[f, q], filled[by_holding[f, q]]
             their_holder[z], their_rank[z], their_mask[z] = holder[f], rank[f, q], masks[holder[f]]
@@ -195,6 +208,7 @@ def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, c
     return (
         able,
         holder,
+        stamp,
         by_holding,
         rank,
         flushes,
@@ -245,8 +259,20 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
         for i in range(n):
             images[m, i] = position[HOLDING_INDEX[renamings[m, cards[i, 0]], renamings[m, cards[i, 1]]]]
     come, come_kind, come_keys, come_masks = _cards_to_come(board_mask, cards_to_come)
-    able, holder, by_holding, rank, flushes, per_come, their_holder, their_rank, their_plain, their_mask = (
-        _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, come_keys, come_masks)
+    (
+        able,
+        holder,
+        stamp,
+        by_holding,
+        rank,
+        flushes,
+        per_come,
+        their_holder,
+        their_rank,
+        their_plain,
+        their_mask,
+    ) = _flushes(
+        board, cards_to_come, table, cards, kind, keys, masks, come_kind, come_keys, come_masks, images
     )
     found = holder.size
     # the rank classes of holdings, compact (91), and nf(k, t) by t then k
@@ -272,6 +298,7 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
     xbar = np.zeros(valid.size, dtype=np.int32)
     both = np.zeros(n, dtype=np.int64)
     done = np.zeros(n, dtype=np.bool_)
+    unseen_from = per_come[:-1].copy()  # per cards to come, where the holdings of the classes not done start
     for f in range(found):
         i = holder[f]
         if done[i]:
@@ -288,9 +315,11 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
                 for r in range(13):
                     ahead_with[f, c, r] += x[with_rank[r]]
                     behind_with[f, c, r] += xbar[with_rank[r]]
-            for z in range(per_come[t], per_come[t + 1]):
+            while unseen_from[t] < per_come[t + 1] and stamp[their_holder[unseen_from[t]]] < stamp[i]:
+                unseen_from[t] += 1  # past the classes done
+            for z in range(unseen_from[t], per_come[t + 1]):
                 j = their_holder[z]
-                if masks[i] & their_mask[z] or done[j]:
+                if masks[i] & their_mask[z]:
                     continue
                 theirs, their = their_rank[z], their_plain[z]
                 both[j] += (
