@@ -293,7 +293,7 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
     behind_all = np.zeros((found, valid.size), dtype=np.int32)  # XAbar
     ahead_with = np.zeros((found, NUM_CARDS, 13), dtype=np.int32)  # XB: by card held and the other rank
     behind_with = np.zeros((found, NUM_CARDS, 13), dtype=np.int32)  # XBbar
-    tallies = np.zeros((n, n), dtype=np.int32)
+    both_of = np.zeros((found, found), dtype=np.int32)  # Y, by row among the holdings that can flush
     x = np.zeros(valid.size, dtype=np.int32)
     xbar = np.zeros(valid.size, dtype=np.int32)
     both = np.zeros(n, dtype=np.int64)
@@ -338,8 +338,8 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
                 behind_with[h, renamings[m, c]] = behind_with[f, c]
             for j in range(n):
                 if both[j]:
-                    tallies[g, images[m, j]] = both[j]
-                    tallies[images[m, j], g] = _swapped(both[j])
+                    both_of[h, able[images[m, j]]] = both[j]
+                    both_of[able[images[m, j]], h] = _swapped(both[j])
     # every pair, a row at a time in tallies: C and the row's X against all, the columns' Xbar, the cards to
     # come that are the other holding's two; then as counts
     classes = _class_tallies(board, cards_to_come, table)
@@ -367,11 +367,13 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
             mine = ahead_with[fi]
             for j in range(n):
                 aj, bj = cards[j, 0], cards[j, 1]
-                row[j] = tallies[i, j] + base[of_class[j]] - mine[aj, bj // 4] - mine[bj, aj // 4]
+                row[j] = base[of_class[j]] - mine[aj, bj // 4] - mine[bj, aj // 4]
         for f in range(found):
             row[holder[f]] += (
                 behind_all[f, of_class[i]] - behind_with[f, ai, bi // 4] - behind_with[f, bi, ai // 4]
             )
+            if fi >= 0:
+                row[holder[f]] += both_of[fi, f]
         if cards_to_come == 2:
             for j in holder if fi < 0 else everyone:
                 key = board_key + keys[i] + keys[j]
