@@ -221,15 +221,13 @@ def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, c
 
 
 @nb.njit(cache=True)
-def _corrections(mine, plain, column, x, xbar, ahead, behind):
-    """x[k] (and xbar[k]): the change in the tally of a holding now at rank `mine` instead of `plain` against
-    (and for) one at ``column[k]``, added to `ahead` (`behind`) (numba kernel; runs vectorised)."""
+def _corrections(mine, plain, column, x, ahead):
+    """x[k]: the change in the tally of a holding now at rank `mine` instead of `plain` against one at
+    ``column[k]``, added to `ahead` (numba kernel; runs vectorised)."""
     for k in range(column.size):
         v = column[k]
         x[k] = (mine > v) - (plain > v) + (((mine == v) - (plain == v)) << 16)
-        xbar[k] = (v > mine) - (v > plain) + (((v == mine) - (v == plain)) << 16)
         ahead[k] += x[k]
-        behind[k] += xbar[k]
 
 
 @nb.njit(inline="always", cache=True)
@@ -290,12 +288,9 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
     # X, Xbar and Y of one holding of each class, copied to its images; Y of h against the holdings of the
     # classes not done yet, and of those against h by `_swapped`
     ahead_all = np.zeros((found, valid.size), dtype=np.int32)  # XA
-    behind_all = np.zeros((found, valid.size), dtype=np.int32)  # XAbar
     ahead_with = np.zeros((found, NUM_CARDS, 13), dtype=np.int32)  # XB: by card held and the other rank
-    behind_with = np.zeros((found, NUM_CARDS, 13), dtype=np.int32)  # XBbar
     both_of = np.zeros((found, found), dtype=np.int32)  # Y, by row among the holdings that can flush
     x = np.zeros(valid.size, dtype=np.int32)
-    xbar = np.zeros(valid.size, dtype=np.int32)
     both = np.zeros(n, dtype=np.int64)
     done = np.zeros(n, dtype=np.bool_)
     unseen_from = per_come[:-1].copy()  # per cards to come, where the holdings of the classes not done start
@@ -308,13 +303,12 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
             t = by_holding[f, q]
             mine, kt = rank[f, q], come_kind[t]
             plain = table[kind[i] * stride + kt]
-            _corrections(mine, plain, plain_of[kt], x, xbar, ahead_all[f], behind_all[f])
+            _corrections(mine, plain, plain_of[kt], x, ahead_all[f])
             for e in range(cards_to_come):
                 c = come[t, e]
                 with_rank = with_ranks[c // 4]
                 for r in range(13):
                     ahead_with[f, c, r] += x[with_rank[r]]
-                    behind_with[f, c, r] += xbar[with_rank[r]]
             while unseen_from[t] < per_come[t + 1] and stamp[their_holder[unseen_from[t]]] < stamp[i]:
                 unseen_from[t] += 1  # past the classes done
             for z in range(unseen_from[t], per_come[t + 1]):
@@ -332,10 +326,8 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
             done[g] = True
             h = able[g]
             ahead_all[h] = ahead_all[f]
-            behind_all[h] = behind_all[f]
             for c in range(NUM_CARDS):
                 ahead_with[h, renamings[m, c]] = ahead_with[f, c]
-                behind_with[h, renamings[m, c]] = behind_with[f, c]
             for j in range(n):
                 if both[j]:
                     both_of[h, able[images[m, j]]] = both[j]
@@ -369,8 +361,8 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
                 aj, bj = cards[j, 0], cards[j, 1]
                 row[j] = base[of_class[j]] - mine[aj, bj // 4] - mine[bj, aj // 4]
         for f in range(found):
-            row[holder[f]] += (
-                behind_all[f, of_class[i]] - behind_with[f, ai, bi // 4] - behind_with[f, bi, ai // 4]
+            row[holder[f]] += _swapped(
+                ahead_all[f, of_class[i]] - ahead_with[f, ai, bi // 4] - ahead_with[f, bi, ai // 4]
             )
             if fi >= 0:
                 row[holder[f]] += both_of[fi, f]
