@@ -11,19 +11,13 @@ import pytest
 from pokerlab.actions import CALL
 from pokerlab.agents.policy import board_clash
 from pokerlab.analysis.effective import pot_odds
-from pokerlab.analysis.potential import rank_table
 from pokerlab.cards import parse_cards
 from pokerlab.engine import GameConfig, HandState
 from pokerlab.engine.view import seat_view
 from pokerlab.evaluator import rank_holdings
 from pokerlab.holdings import HOLDING_CARDS
 from pokerlab.programs.loki1 import VARIANTS, Loki1Agent
-from pokerlab.programs.loki1.board_pairs import (
-    board_pairs,
-    board_renamings,
-    holding_images,
-    plain_pair_counts,
-)
+from pokerlab.programs.loki1.board_pairs import board_pairs, plain_counts
 from pokerlab.programs.loki1.holdings_policy import holding_values
 from pokerlab.programs.loki1.postflop import (
     PostflopSituation,
@@ -195,13 +189,9 @@ def test_a_value_used_but_by_comparison_with_a_number_is_refused():
 def test_pair_tallies_equal_the_counts_holding_by_holding(board, cards_to_come):
     """The counts made for every pair at once (rank classes, flush corrections) are exactly those of the
     per-holding kernels (`plain_pair_counts`)."""
-    codes = np.array(parse_cards(board), dtype=np.uint8)
-    pairs = board_pairs(tuple(codes.tolist()), cards_to_come)
-    images = holding_images(board_renamings(tuple(codes.tolist())))
-    table = rank_table(codes, cards_to_come + 2)
-    equity, tied_ahead = plain_pair_counts(
-        codes, cards_to_come, table, pairs.order, pairs.first_tied, pairs.after_tied, images
-    )
+    codes = tuple(parse_cards(board))
+    pairs = board_pairs(codes, cards_to_come)
+    equity, tied_ahead = plain_counts(codes, cards_to_come, pairs)
     np.testing.assert_array_equal(pairs.equity, equity)
     np.testing.assert_array_equal(pairs.tied_ahead, tied_ahead)
     assert pairs.equity.dtype == np.float32 and pairs.tied_ahead.shape == tied_ahead.shape
@@ -210,17 +200,9 @@ def test_pair_tallies_equal_the_counts_holding_by_holding(board, cards_to_come):
 def test_pair_tallies_on_random_flops(rng):
     """Random flops, with two cards to come and one, against the per-holding kernels."""
     for _ in range(2):
-        codes = np.sort(rng.choice(52, 3, replace=False)).astype(np.uint8)
+        codes = tuple(int(c) for c in rng.choice(52, 3, replace=False))
         for cards_to_come in (2, 1):
-            pairs = board_pairs(tuple(codes.tolist()), cards_to_come)
-            equity, tied_ahead = plain_pair_counts(
-                codes,
-                cards_to_come,
-                rank_table(codes, cards_to_come + 2),
-                pairs.order,
-                pairs.first_tied,
-                pairs.after_tied,
-                holding_images(board_renamings(tuple(codes.tolist()))),
-            )
+            pairs = board_pairs(codes, cards_to_come)
+            equity, tied_ahead = plain_counts(codes, cards_to_come, pairs)
             np.testing.assert_array_equal(pairs.equity, equity)
             np.testing.assert_array_equal(pairs.tied_ahead, tied_ahead)

@@ -88,6 +88,19 @@ def holding_images(renamings: np.ndarray) -> np.ndarray:
     return HOLDING_INDEX[renamed[..., 0], renamed[..., 1]].astype(np.int64)
 
 
+def plain_counts(
+    board: tuple[int, ...], cards_to_come: int, pairs: BoardPairs
+) -> tuple[np.ndarray, np.ndarray]:
+    """(equity, tied_ahead) of `pairs`, the `BoardPairs` of `board` with 1 or 2 cards to come, made holding
+    by holding (`plain_pair_counts`): the oracle of `board_pairs`' counts."""
+    codes = np.array(board, dtype=np.uint8)
+    shared = rank_table(codes, cards_to_come + 2)
+    images = holding_images(board_renamings(board))
+    return plain_pair_counts(
+        codes, cards_to_come, shared, pairs.order, pairs.first_tied, pairs.after_tied, images
+    )
+
+
 def _holders(order: np.ndarray) -> np.ndarray:
     """int64[52, k]: for each card, the positions in `order` of the holdings that hold it (-1 rows for the
     board's cards, which none holds)."""

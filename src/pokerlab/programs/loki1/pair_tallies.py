@@ -209,14 +209,8 @@ def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, c
         able,
         holder,
         stamp,
-        by_holding,
-        rank,
-        flushes,
-        per_come,
-        their_holder,
-        their_rank,
-        their_plain,
-        their_mask,
+        (by_holding, rank, flushes),
+        (per_come, their_holder, their_rank, their_plain, their_mask),
     )
 
 
@@ -257,21 +251,11 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
         for i in range(n):
             images[m, i] = position[HOLDING_INDEX[renamings[m, cards[i, 0]], renamings[m, cards[i, 1]]]]
     come, come_kind, come_keys, come_masks = _cards_to_come(board_mask, cards_to_come)
-    (
-        able,
-        holder,
-        stamp,
-        by_holding,
-        rank,
-        flushes,
-        per_come,
-        their_holder,
-        their_rank,
-        their_plain,
-        their_mask,
-    ) = _flushes(
+    able, holder, stamp, by_holding, by_come = _flushes(
         board, cards_to_come, table, cards, kind, keys, masks, come_kind, come_keys, come_masks, images
     )
+    by_holding, rank, flushes = by_holding
+    per_come, their_holder, their_rank, their_plain, their_mask = by_come
     found = holder.size
     # the rank classes of holdings, compact (91), and nf(k, t) by t then k
     valid = np.array([k for k in range(169) if k // 13 <= k % 13])
