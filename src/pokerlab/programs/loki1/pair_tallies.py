@@ -215,6 +215,78 @@ def _flushes(board, cards_to_come, table, cards, kind, keys, masks, come_kind, c
 
 
 @nb.njit(cache=True)
+def _one_suit(board, cards_to_come, come):
+    """Per cards to come, the suit of all its cards where the board and they hold three or more of it, else
+    -1 (numba kernel): every flush with them is of that suit, and a holding's rank with them depends only
+    on its cards of that suit and the ranks of its others."""
+    on_board = np.zeros(4, dtype=np.int64)
+    for c in board:
+        on_board[c % 4] += 1
+    out = np.full(come.shape[0], -1, dtype=np.int64)
+    for t in range(come.shape[0]):
+        s = come[t, 0] % 4
+        if (cards_to_come == 1 or come[t, 1] % 4 == s) and on_board[s] + cards_to_come >= 3:
+            out[t] = s
+    return out
+
+
+@nb.njit(cache=True)
+def _both_by_type(cards, one_suit, per_come, their_holder, their_rank, their_plain):
+    """Y over the cards to come of `one_suit`, by type: a holding's type for suit s is its cards of suit s
+    and the ranks of its others, which fix its ranks with such cards to come and whether it misses them
+    (numba kernel). Returns ``type_of`` (int[4, n]: per suit, each holding's type, -1 where it flushes with
+    none of them) and ``both`` (int32[4, m, m]: Y per suit and pair of types), each pair of types counted
+    once and swapped for the other order."""
+    n, count = cards.shape[0], one_suit.size
+    code_of = np.full((4, 676), -1, dtype=np.int64)  # per suit, the type of each pair of card codes
+    type_of = np.full((4, n), -1, dtype=np.int64)
+    types = np.zeros(4, dtype=np.int64)
+    for t in range(count):
+        s = one_suit[t]
+        if s < 0:
+            continue
+        for z in range(per_come[t], per_come[t + 1]):
+            j = their_holder[z]
+            if type_of[s, j] >= 0:
+                continue
+            a, b = cards[j, 0], cards[j, 1]
+            ca = a // 4 + 13 * (a % 4 == s)
+            cb = b // 4 + 13 * (b % 4 == s)
+            code = min(ca, cb) * 26 + max(ca, cb)
+            if code_of[s, code] < 0:
+                code_of[s, code] = types[s]
+                types[s] += 1
+            type_of[s, j] = code_of[s, code]
+    m = types.max()
+    both = np.zeros((4, m, m), dtype=np.int32)
+    seen = np.full(m, -1, dtype=np.int64)
+    kinds = np.empty(m, dtype=np.int64)
+    ranks = np.empty(m, dtype=np.int64)
+    plains = np.empty(m, dtype=np.int64)
+    for t in range(count):
+        s = one_suit[t]
+        if s < 0:
+            continue
+        distinct = 0
+        for z in range(per_come[t], per_come[t + 1]):
+            kind = type_of[s, their_holder[z]]
+            if seen[kind] != t:
+                seen[kind] = t
+                kinds[distinct], ranks[distinct], plains[distinct] = kind, their_rank[z], their_plain[z]
+                distinct += 1
+        table = both[s]
+        for x in range(distinct):
+            mine, plain, row = ranks[x], plains[x], kinds[x]
+            for y in range(x, distinct):
+                theirs, their = ranks[y], plains[y]
+                v = _split(mine, theirs) - _split(mine, their) - _split(plain, theirs) + _split(plain, their)
+                table[row, kinds[y]] += v
+                if y != x:
+                    table[kinds[y], row] += _swapped(v)
+    return type_of, both
+
+
+@nb.njit(cache=True)
 def _corrections(mine, plain, column, x, ahead):
     """x[k]: the change in the tally of a holding now at rank `mine` instead of `plain` against one at
     ``column[k]``, added to `ahead` (numba kernel; runs vectorised)."""
@@ -257,6 +329,8 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
     by_holding, rank, flushes = by_holding
     per_come, their_holder, their_rank, their_plain, their_mask = by_come
     found = holder.size
+    one_suit = _one_suit(board, cards_to_come, come)
+    type_of, by_type = _both_by_type(cards, one_suit, per_come, their_holder, their_rank, their_plain)
     # the rank classes of holdings, compact (91), and nf(k, t) by t then k
     valid = np.array([k for k in range(169) if k // 13 <= k % 13])
     compact = np.full(169, -1, dtype=np.int64)
@@ -293,6 +367,8 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
                 with_rank = with_ranks[c // 4]
                 for r in range(13):
                     ahead_with[f, c, r] += x[with_rank[r]]
+            if one_suit[t] >= 0:  # by type, below
+                continue
             while unseen_from[t] < per_come[t + 1] and stamp[their_holder[unseen_from[t]]] < stamp[i]:
                 unseen_from[t] += 1  # past the classes done
             for z in range(unseen_from[t], per_come[t + 1]):
@@ -350,6 +426,9 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
             )
             if fi >= 0:
                 row[holder[f]] += both_of[fi, f]
+                for suit in range(4):
+                    if type_of[suit, i] >= 0 and type_of[suit, holder[f]] >= 0:
+                        row[holder[f]] += by_type[suit, type_of[suit, i], type_of[suit, holder[f]]]
         if cards_to_come == 2:
             for j in holder if fi < 0 else everyone:
                 key = board_key + keys[i] + keys[j]
