@@ -179,9 +179,12 @@ def test_a_value_used_but_by_comparison_with_a_number_is_refused():
         ("9s 8s 7s", 2),  # one suit: every holding can flush, six renamings keep the board
         ("Ah 7h 2c", 2),  # two suits
         ("Kd Kc 5h", 2),  # paired: full houses beat flushes
+        ("Kh Kd 5h", 2),  # paired, two suits
+        ("9s 8s 7s", 1),
         ("7h 7d 7c", 1),  # three of a kind
         ("Ah 7h 2c", 1),
         ("9h 8h 2h 3h", 1),  # four of a suit on the turn: every holding can flush
+        ("Ah 7h 2h 5d", 1),  # three of a suit on the turn
         ("Qh Jd Tc 9s", 1),  # no flush: the rank classes alone
         ("Kd Kc 5h 5s", 1),
     ],
@@ -197,11 +200,11 @@ def test_pair_tallies_equal_the_counts_holding_by_holding(board, cards_to_come):
     assert pairs.equity.dtype == np.float32 and pairs.tied_ahead.shape == tied_ahead.shape
 
 
-def test_pair_tallies_on_random_flops(rng):
-    """Random flops, with two cards to come and one, against the per-holding kernels."""
-    for _ in range(2):
-        codes = tuple(int(c) for c in rng.choice(52, 3, replace=False))
-        for cards_to_come in (2, 1):
+def test_pair_tallies_on_random_boards(rng):
+    """Random flops, with two cards to come and one, and turns, against the per-holding kernels."""
+    for size in (3, 3, 4, 4):
+        codes = tuple(int(c) for c in rng.choice(52, size, replace=False))
+        for cards_to_come in (2, 1) if size == 3 else (1,):
             pairs = board_pairs(codes, cards_to_come)
             equity, tied_ahead = plain_counts(codes, cards_to_come, pairs)
             np.testing.assert_array_equal(pairs.equity, equity)
