@@ -405,6 +405,16 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
             holding[cards[i, e], held[cards[i, e]]] = i
             held[cards[i, e]] += 1
     everyone = np.arange(n)
+    across = np.ascontiguousarray(ahead_all.T)  # the holdings that can flush by column: X by class
+    across_with = np.empty((NUM_CARDS, 13, found), dtype=np.int32)  # and by card and other rank
+    for f in range(found):
+        for c in range(NUM_CARDS):
+            for r in range(13):
+                across_with[c, r, f] = ahead_with[f, c, r]
+    typed = [s for s in range(4) if (one_suit == s).any()]
+    column_type = np.empty((4, found), dtype=np.int64)
+    for s in range(4):
+        column_type[s] = type_of[s][holder]
     row = np.empty(n, dtype=np.int64)
     base = np.empty(valid.size, dtype=np.int64)
     for i in range(n):
@@ -420,15 +430,22 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
             for j in range(n):
                 aj, bj = cards[j, 0], cards[j, 1]
                 row[j] = base[of_class[j]] - mine[aj, bj // 4] - mine[bj, aj // 4]
+        theirs_all, theirs_a, theirs_b = (
+            across[of_class[i]],
+            across_with[ai, bi // 4],
+            across_with[bi, ai // 4],
+        )
         for f in range(found):
-            row[holder[f]] += _swapped(
-                ahead_all[f, of_class[i]] - ahead_with[f, ai, bi // 4] - ahead_with[f, bi, ai // 4]
-            )
-            if fi >= 0:
+            row[holder[f]] += _swapped(theirs_all[f] - theirs_a[f] - theirs_b[f])
+        if fi >= 0:
+            for f in range(found):
                 row[holder[f]] += both_of[fi, f]
-                for suit in range(4):
-                    if type_of[suit, i] >= 0 and type_of[suit, holder[f]] >= 0:
-                        row[holder[f]] += by_type[suit, type_of[suit, i], type_of[suit, holder[f]]]
+            for s in typed:
+                if type_of[s, i] >= 0:
+                    mine_by_type = by_type[s, type_of[s, i]]
+                    for f in range(found):
+                        if column_type[s, f] >= 0:
+                            row[holder[f]] += mine_by_type[column_type[s, f]]
         if cards_to_come == 2:
             for j in holder if fi < 0 else everyone:
                 key = board_key + keys[i] + keys[j]
