@@ -54,8 +54,8 @@ def _class_tallies(board: np.ndarray, cards_to_come: int, table: np.ndarray) -> 
     """int64[169, 169]: C(k_h, k_o) of the module doc for every two rank classes of holdings (numba kernel).
 
     By rank class t of the cards to come, the number left is a product of how many cards of each rank the
-    board, h and o leave (classes that no two holdings can be get counts of no meaning, never read). The
-    tally of (k_o, k_h) follows from that of (k_h, k_o): ahead and behind trade places."""
+    board, h and o leave (classes no two holdings can be together get counts that mean nothing, never
+    read). The tally of (k_o, k_h) follows from that of (k_h, k_o): ahead and behind trade places."""
     stride = 13**cards_to_come
     left = np.full(13, 4, dtype=np.int64)
     for c in board:
@@ -306,49 +306,32 @@ def _swapped(tally: np.int64) -> np.int64:
 
 
 @nb.njit(cache=True)
-def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, renamings):
-    """(equity, tied_ahead) of `board_pairs.BoardPairs` from the tallies of every pair of the holdings of
-    `order` (sorted by rank now; `first_tied`, `after_tied` their runs of ties) with 1 or 2 `cards_to_come`
-    on `board` (`table`: its `rank_table` of cards_to_come + 2 cards; `renamings`: int[m, 52], the renamings
-    of suits that keep the board, none first) (numba kernel)."""
-    n = order.size
-    stride = 13**cards_to_come
-    board_key, board_mask = hand_key(board)
-    cards, kind, keys, masks = _holdings(order)
-    position = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int64)
-    for i in range(n):
-        position[order[i]] = i
-    images = np.empty((renamings.shape[0], n), dtype=np.int64)  # the position each holding's image takes
-    for m in range(renamings.shape[0]):
-        for i in range(n):
-            images[m, i] = position[HOLDING_INDEX[renamings[m, cards[i, 0]], renamings[m, cards[i, 1]]]]
-    come, come_kind, come_keys, come_masks = _cards_to_come(board_mask, cards_to_come)
-    able, holder, stamp, by_holding, by_come = _flushes(
-        board, cards_to_come, table, cards, kind, keys, masks, come_kind, come_keys, come_masks, images
-    )
-    by_holding, rank, flushes = by_holding
-    per_come, their_holder, their_rank, their_plain, their_mask = by_come
-    found = holder.size
-    one_suit = _one_suit(board, cards_to_come, come)
-    type_of, by_type = _both_by_type(cards, one_suit, per_come, their_holder, their_rank, their_plain)
-    # the rank classes of holdings, compact (91), and nf(k, t) by t then k
-    valid = np.array([k for k in range(169) if k // 13 <= k % 13])
-    compact = np.full(169, -1, dtype=np.int64)
-    compact[valid] = np.arange(valid.size)
-    with_ranks = np.empty((13, 13), dtype=np.int64)  # the compact class of two cards of ranks r1, r2
-    for r1 in range(13):
-        for r2 in range(13):
-            with_ranks[r1, r2] = compact[_kind(r1, r2)]
-    plain_of = np.empty((stride, valid.size), dtype=np.int32)
-    for t in range(stride):
-        for q in range(valid.size):
-            plain_of[t, q] = table[valid[q] * stride + t]
-    # X and Y of one holding of each class, copied to its images; Y of h against the holdings of the
-    # classes not done yet, and of those against h by `_swapped`
-    ahead_all = np.zeros((found, valid.size), dtype=np.int32)  # XA
+def _by_class(
+    cards_to_come,
+    table,
+    renamings,
+    images,
+    kind,
+    masks,
+    come,
+    come_kind,
+    plain_of,
+    with_ranks,
+    one_suit,
+    flushing,
+):
+    """X (``XA`` by rank class, ``XB`` by card held and the other rank) and Y (pair by pair, but over the
+    cards to come of `one_suit`) of the holdings that can flush, counted for one holding of each class under
+    the renamings and copied to its images (numba kernel); Y of a holding against those of the classes not
+    done yet, and of those against it by `_swapped`."""
+    able, holder, stamp = flushing[0], flushing[1], flushing[2]
+    by_holding, rank, flushes = flushing[3]
+    per_come, their_holder, their_rank, their_plain, their_mask = flushing[4]
+    n, found, stride = kind.size, holder.size, 13**cards_to_come
+    ahead_all = np.zeros((found, plain_of.shape[1]), dtype=np.int32)  # XA
     ahead_with = np.zeros((found, NUM_CARDS, 13), dtype=np.int32)  # XB: by card held and the other rank
     both_of = np.zeros((found, found), dtype=np.int32)  # Y, by row among the holdings that can flush
-    x = np.zeros(valid.size, dtype=np.int32)
+    x = np.zeros(plain_of.shape[1], dtype=np.int32)
     both = np.zeros(n, dtype=np.int64)
     done = np.zeros(n, dtype=np.bool_)
     unseen_from = per_come[:-1].copy()  # per cards to come, where the holdings of the classes not done start
@@ -392,6 +375,64 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
                 if both[j]:
                     both_of[h, able[images[m, j]]] = both[j]
                     both_of[able[images[m, j]], h] = _swapped(both[j])
+    return ahead_all, ahead_with, both_of
+
+
+@nb.njit(cache=True)
+def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, renamings):
+    """(equity, tied_ahead) of `board_pairs.BoardPairs` from the tallies of every pair of the holdings of
+    `order` (sorted by rank now; `first_tied`, `after_tied` their runs of ties) with 1 or 2 `cards_to_come`
+    on `board` (`table`: its `rank_table` of cards_to_come + 2 cards; `renamings`: int[m, 52], the renamings
+    of suits that keep the board, none first) (numba kernel)."""
+    n = order.size
+    stride = 13**cards_to_come
+    board_key, board_mask = hand_key(board)
+    cards, kind, keys, masks = _holdings(order)
+    position = np.full(HOLDING_CARDS.shape[0], -1, dtype=np.int64)
+    for i in range(n):
+        position[order[i]] = i
+    images = np.empty((renamings.shape[0], n), dtype=np.int64)  # the position each holding's image takes
+    for m in range(renamings.shape[0]):
+        for i in range(n):
+            images[m, i] = position[HOLDING_INDEX[renamings[m, cards[i, 0]], renamings[m, cards[i, 1]]]]
+    come, come_kind, come_keys, come_masks = _cards_to_come(board_mask, cards_to_come)
+    flushing = _flushes(
+        board, cards_to_come, table, cards, kind, keys, masks, come_kind, come_keys, come_masks, images
+    )
+    able, holder, (per_come, their_holder, their_rank, their_plain) = (
+        flushing[0],
+        flushing[1],
+        flushing[4][:4],
+    )
+    found = holder.size
+    one_suit = _one_suit(board, cards_to_come, come)
+    type_of, by_type = _both_by_type(cards, one_suit, per_come, their_holder, their_rank, their_plain)
+    # the rank classes of holdings, compact (91), and nf(k, t) by t then k
+    valid = np.array([k for k in range(169) if k // 13 <= k % 13])
+    compact = np.full(169, -1, dtype=np.int64)
+    compact[valid] = np.arange(valid.size)
+    with_ranks = np.empty((13, 13), dtype=np.int64)  # the compact class of two cards of ranks r1, r2
+    for r1 in range(13):
+        for r2 in range(13):
+            with_ranks[r1, r2] = compact[_kind(r1, r2)]
+    plain_of = np.empty((stride, valid.size), dtype=np.int32)
+    for t in range(stride):
+        for q in range(valid.size):
+            plain_of[t, q] = table[valid[q] * stride + t]
+    ahead_all, ahead_with, both_of = _by_class(
+        cards_to_come,
+        table,
+        renamings,
+        images,
+        kind,
+        masks,
+        come,
+        come_kind,
+        plain_of,
+        with_ranks,
+        one_suit,
+        flushing,
+    )
     # every pair, a row at a time in tallies: C and the row's X against all, the columns' Xbar, the cards to
     # come that are the other holding's two; then as counts
     classes = _class_tallies(board, cards_to_come, table)
