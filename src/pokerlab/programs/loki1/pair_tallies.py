@@ -307,24 +307,16 @@ def _swapped(tally: np.int64) -> np.int64:
 
 @nb.njit(cache=True)
 def _by_class(
-    cards_to_come,
-    table,
-    renamings,
-    images,
-    kind,
-    masks,
-    come,
-    come_kind,
-    plain_of,
-    with_ranks,
-    one_suit,
-    flushing,
+    cards_to_come, table, renamings, images, holdings, cards_to_come_of, classes, one_suit, flushing
 ):
     """X (``XA`` by rank class, ``XB`` by card held and the other rank) and Y (pair by pair, but over the
-    cards to come of `one_suit`) of the holdings that can flush, counted for one holding of each class under
-    the renamings and copied to its images (numba kernel); Y of a holding against those of the classes not
-    done yet, and of those against it by `_swapped`."""
+    cards to come of `one_suit`) of the holdings that can flush (`holdings`: the kinds and masks of all;
+    `cards_to_come_of`: their cards and kinds; `classes`: nf by kind of the cards to come then compact class,
+    and the compact class of two ranks), counted for one holding of each class under the renamings and
+    copied to its images (numba kernel); Y of a holding against those of the classes not done yet, and of
+    those against it by `_swapped`."""
     able, holder, stamp = flushing[0], flushing[1], flushing[2]
+    (kind, masks), (come, come_kind), (plain_of, with_ranks) = holdings, cards_to_come_of, classes
     by_holding, rank, flushes = flushing[3]
     per_come, their_holder, their_rank, their_plain, their_mask = flushing[4]
     n, found, stride = kind.size, holder.size, 13**cards_to_come
@@ -419,19 +411,9 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
     for t in range(stride):
         for q in range(valid.size):
             plain_of[t, q] = table[valid[q] * stride + t]
+    holdings, cards_to_come_of, columns = (kind, masks), (come, come_kind), (plain_of, with_ranks)
     ahead_all, ahead_with, both_of = _by_class(
-        cards_to_come,
-        table,
-        renamings,
-        images,
-        kind,
-        masks,
-        come,
-        come_kind,
-        plain_of,
-        with_ranks,
-        one_suit,
-        flushing,
+        cards_to_come, table, renamings, images, holdings, cards_to_come_of, columns, one_suit, flushing
     )
     # every pair, a row at a time in tallies: C and the row's X against all, the columns' Xbar, the cards to
     # come that are the other holding's two; then as counts
