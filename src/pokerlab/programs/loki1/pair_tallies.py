@@ -1,7 +1,7 @@
 """The completion tallies of every pair of holdings on a board at once: for holdings h and o that share no
 card, over the cards to come T (one or two) that share none with either, how many end with h ahead and how
 many tied (Billings et al. 1998 §4.2: the counts behind each pair's row of the potential table T[now][final]),
-made from the board's ranks by card ranks and corrections for the flushes: 5 to 75 ms a flop by its suits,
+made from the board's ranks by card ranks and corrections for the flushes: 5 to 60 ms a flop by its suits,
 where counting them holding by holding (`board_pairs.plain_pair_counts`, kept as the oracle) takes 200 ms.
 
 A tally is ``ahead + 65,536 * tied`` (each at most 990), so that the sums below add both at once; ``p(x, y)``
