@@ -17,7 +17,7 @@ from pokerlab.engine.view import seat_view
 from pokerlab.evaluator import rank_holdings
 from pokerlab.holdings import HOLDING_CARDS
 from pokerlab.programs.loki1 import VARIANTS, Loki1Agent
-from pokerlab.programs.loki1.board_pairs import board_pairs
+from pokerlab.programs.loki1.board_pairs import board_pairs, plain_counts
 from pokerlab.programs.loki1.holdings_policy import holding_values
 from pokerlab.programs.loki1.postflop import (
     PostflopSituation,
@@ -171,3 +171,41 @@ def test_a_value_used_but_by_comparison_with_a_number_is_refused():
     for use in uses:
         with pytest.raises(TypeError, match="ehs"):
             use(value)
+
+
+@pytest.mark.parametrize(
+    "board, cards_to_come",
+    [
+        ("9s 8s 7s", 2),  # one suit: every holding can flush, six renamings keep the board
+        ("Ah 7h 2c", 2),  # two suits
+        ("Kd Kc 5h", 2),  # paired: full houses beat flushes
+        ("Kh Kd 5h", 2),  # paired, two suits
+        ("9s 8s 7s", 1),
+        ("7h 7d 7c", 1),  # three of a kind
+        ("Ah 7h 2c", 1),
+        ("9h 8h 2h 3h", 1),  # four of a suit on the turn: every holding can flush
+        ("Ah 7h 2h 5d", 1),  # three of a suit on the turn
+        ("Qh Jd Tc 9s", 1),  # no flush: the rank classes alone
+        ("Kd Kc 5h 5s", 1),
+    ],
+)
+def test_pair_tallies_equal_the_counts_holding_by_holding(board, cards_to_come):
+    """The counts made for every pair at once (rank classes, flush corrections) are exactly those of the
+    per-holding kernels (`plain_pair_counts`)."""
+    codes = tuple(parse_cards(board))
+    pairs = board_pairs(codes, cards_to_come)
+    equity, tied_ahead = plain_counts(codes, cards_to_come, pairs)
+    np.testing.assert_array_equal(pairs.equity, equity)
+    np.testing.assert_array_equal(pairs.tied_ahead, tied_ahead)
+    assert pairs.equity.dtype == np.float32 and pairs.tied_ahead.shape == tied_ahead.shape
+
+
+def test_pair_tallies_on_random_boards(rng):
+    """Random flops, with two cards to come and one, and turns, against the per-holding kernels."""
+    for size in (3, 3, 4, 4):
+        codes = tuple(int(c) for c in rng.choice(52, size, replace=False))
+        for cards_to_come in (2, 1) if size == 3 else (1,):
+            pairs = board_pairs(codes, cards_to_come)
+            equity, tied_ahead = plain_counts(codes, cards_to_come, pairs)
+            np.testing.assert_array_equal(pairs.equity, equity)
+            np.testing.assert_array_equal(pairs.tied_ahead, tied_ahead)

@@ -6,9 +6,10 @@ board are sorted by their rank now, so that each holding's opponents lie in thre
 of (before its run of equal ranks), tied with (the run), behind (after it). Beside the order, a matrix in
 that order holds each pair's completions (the turn and river, or the river, that share no card with
 either holding) counted as ``2 * ahead + tied`` (float32: whole numbers up to 1,980, exact, and read
-vectorised), and a small one the completions ending ahead of the holdings tied now. The counts are
-`pokerlab.analysis.potential`'s per-holding kernels, counted once per class of holdings
-under the suit renamings that keep the board (`_pair_counts`).
+vectorised), and a small one the completions ending ahead of the holdings tied now. The counts are made
+for every pair at once from the board's ranks by card ranks and a few flush corrections (`pair_tallies`);
+`plain_pair_counts`, `pokerlab.analysis.potential`'s per-holding kernels asked holding by holding (once per
+class of holdings under the suit renamings that keep the board), is kept as their oracle.
 
 A query's weights then enter by sums over each run (`_run_sums`): per opponent table and holding, the
 weight W_r of the opponent holdings in each run r (ahead, tied, behind now) that share no card with it,
@@ -44,7 +45,8 @@ from pokerlab.analysis.potential import (
 )
 from pokerlab.cards import NUM_CARDS
 from pokerlab.evaluator import evaluate_batch
-from pokerlab.holdings import HOLDING_CARDS, HOLDING_INDEX, NUM_HOLDINGS
+from pokerlab.holdings import HOLDING_CARDS, HOLDING_INDEX
+from pokerlab.programs.loki1.pair_tallies import pair_counts
 
 #: (Board, cards to come) whose tables are kept (at most about 6 MB each): a hand needs three or four.
 KEPT_BOARDS = 6
@@ -70,28 +72,43 @@ class BoardPairs:
     cases: int  # completions of every pair of holdings (0: no card to come, both count arrays empty)
 
 
-def _board_renamings(board: tuple[int, ...]) -> list[np.ndarray]:
-    """The renamings of suits, other than none, that map `board` onto itself, each as int[1326]: the index
-    of the holding each holding becomes."""
-    out = []
+def board_renamings(board: tuple[int, ...]) -> np.ndarray:
+    """int64[m, 52]: the renamings of suits that map `board` onto itself (none first), each as the card
+    each card becomes."""
     cards = set(board)
-    for order in permutations(range(4)):
-        if order == (0, 1, 2, 3):
-            continue
-        rename = np.array([4 * (c // 4) + order[c % 4] for c in range(NUM_CARDS)])
-        if {int(rename[c]) for c in cards} != cards:
-            continue
-        renamed = rename[HOLDING_CARDS]
-        out.append(HOLDING_INDEX[renamed[:, 0], renamed[:, 1]].astype(np.int64))
-    return out
+    renamings = [
+        np.array([4 * (c // 4) + order[c % 4] for c in range(NUM_CARDS)]) for order in permutations(range(4))
+    ]
+    return np.array([r for r in renamings if {int(r[c]) for c in cards} == cards], dtype=np.int64)
+
+
+def holding_images(renamings: np.ndarray) -> np.ndarray:
+    """int64[m, 1326]: the holding each holding becomes under each of `renamings`."""
+    renamed = renamings[:, HOLDING_CARDS]
+    return HOLDING_INDEX[renamed[..., 0], renamed[..., 1]].astype(np.int64)
+
+
+def plain_counts(
+    board: tuple[int, ...], cards_to_come: int, pairs: BoardPairs
+) -> tuple[np.ndarray, np.ndarray]:
+    """(equity, tied_ahead) of `pairs`, the `BoardPairs` of `board` with 1 or 2 cards to come, made holding
+    by holding (`plain_pair_counts`): the oracle of `board_pairs`' counts."""
+    codes = np.array(board, dtype=np.uint8)
+    shared = rank_table(codes, cards_to_come + 2)
+    images = holding_images(board_renamings(board))
+    return plain_pair_counts(
+        codes, cards_to_come, shared, pairs.order, pairs.first_tied, pairs.after_tied, images
+    )
 
 
 def _holders(order: np.ndarray) -> np.ndarray:
     """int64[52, k]: for each card, the positions in `order` of the holdings that hold it (-1 rows for the
     board's cards, which none holds)."""
-    holders = [np.flatnonzero((HOLDING_CARDS[order] == card).any(axis=1)) for card in range(NUM_CARDS)]
-    width = max(len(h) for h in holders)
-    return np.array([h if len(h) else np.full(width, -1) for h in holders], dtype=np.int64)
+    cards = HOLDING_CARDS[order].ravel()
+    held = np.bincount(cards, minlength=NUM_CARDS)  # every card off the board is in as many holdings
+    out = np.full((NUM_CARDS, held.max()), -1, dtype=np.int64)
+    out[held > 0] = (np.argsort(cards, kind="stable") // 2).reshape(-1, held.max())
+    return out
 
 
 def board_pairs(board: tuple[int, ...], cards_to_come: int) -> BoardPairs:
@@ -111,9 +128,14 @@ def board_pairs(board: tuple[int, ...], cards_to_come: int) -> BoardPairs:
     if cards_to_come:
         codes = np.array(board, dtype=np.uint8)
         shared = rank_table(codes, cards_to_come + 2)
-        images = np.array([np.arange(NUM_HOLDINGS), *_board_renamings(board)], dtype=np.int64)
-        equity, tied_ahead = _pair_counts(
-            codes, cards_to_come, shared, order.astype(np.int64), first_tied, after_tied, images
+        equity, tied_ahead = pair_counts(
+            codes,
+            cards_to_come,
+            shared,
+            order.astype(np.int64),
+            first_tied,
+            after_tied,
+            board_renamings(board),
         )
         cases = comb(NUM_CARDS - len(board) - 4, cards_to_come)
     else:
@@ -134,10 +156,11 @@ def board_pairs(board: tuple[int, ...], cards_to_come: int) -> BoardPairs:
 
 
 @nb.njit(cache=True)
-def _pair_counts(board, cards_to_come, shared, order, first_tied, after_tied, images):
-    """(equity, tied_ahead) of `BoardPairs`: `holding_counts` of each holding of `order` on `board` with 1
-    or 2 cards to come (`pokerlab.analysis.potential`'s kernels, `shared` its `rank_table`), written in the
-    order by rank now (numba kernel).
+def plain_pair_counts(board, cards_to_come, shared, order, first_tied, after_tied, images):
+    """(equity, tied_ahead) of `BoardPairs` as `pair_tallies.pair_counts` makes them, the plain way (the
+    oracle): `holding_counts` of each holding of `order` on `board` with 1 or 2 cards to come
+    (`pokerlab.analysis.potential`'s kernels, `shared` its `rank_table`), written in the order by rank now
+    (numba kernel).
 
     A renaming of suits that maps the board onto itself (`images`: the holding each holding becomes) maps
     holding h's counts onto those of its image, the opponent holdings renamed alike (hand ranks ignore suit
