@@ -127,8 +127,8 @@ def test_parts_of_one_match_pool_into_one_report(tmp_path, capsys):
         (3, "loose-aggressive,raise"),
     ):
         parts.append(str(tmp_path / f"p{seed}"))
-        assert main(["match", "--agents", agents, "--deals", str(10 * seed), "--duplicate", "--seed", str(seed),
-                     "--out", parts[-1], "--no-progress"]) == 0  # fmt: skip
+        assert main(["match", "--agents", agents, "--deals", str(10 * seed), "--duplicate",
+                     "--seed", str(seed), "--out", parts[-1], "--no-progress"]) == 0  # fmt: skip
     capsys.readouterr()
     alone = []
     for part in parts:
@@ -150,8 +150,8 @@ def test_parts_of_one_match_pool_into_one_report(tmp_path, capsys):
     assert main(["evaluate", parts[0], parts[0], "--pool"]) == 2
     assert "the same match" in capsys.readouterr().err
     other = str(tmp_path / "other")
-    assert main(["match", "--agents", "raise,call", "--deals", "5", "--duplicate", "--seed", "4", "--out", other,
-                 "--no-progress"]) == 0  # fmt: skip
+    assert main(["match", "--agents", "raise,call", "--deals", "5", "--duplicate", "--seed", "4",
+                 "--out", other, "--no-progress"]) == 0  # fmt: skip
     capsys.readouterr()
     assert main(["evaluate", parts[0], other, "--pool"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
