@@ -205,7 +205,7 @@ def test_a_bot_that_never_answers_stops_the_match_in_one_line(tmp_path):
     began = time.monotonic()
     with pytest.raises(BotFault, match=r"^agent Silent timed out \(no answer within 0.3 s\)"):
         play_match([bot("Silent"), "call"], 5, seed=1, action_timeout=0.3, out=tmp_path)
-    assert time.monotonic() - began < 20
+    assert time.monotonic() - began < 5  # the session's end does not wait for the stuck bot either
     assert "timed out" in (tmp_path / "faults.log").read_text()
     assert (tmp_path / "hands.csv").exists()  # what was written so far stays readable
 

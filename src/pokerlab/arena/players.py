@@ -290,6 +290,7 @@ class IsolatedPlayer:
         self.end_session()
         self.outbox: list = []
         self.sent = 0  # records of the current hand sent so far
+        self.overdue = False  # a question timed out and its answer has not come
         fault = f"bot {self.name!r}"
         try:
             if not self.greeted:
@@ -323,11 +324,13 @@ class IsolatedPlayer:
         self.listens = any(hooks)  # else only the start of a hand it acts in need reach it
 
     def end_session(self) -> None:
-        """Deliver what waits, collect the hooks' errors, and end the session's process."""
+        """Deliver what waits, collect the hooks' errors, and end the session's process. A bot that let
+        its latest question time out is not waited for (its hooks' late errors are lost with it): it may
+        never answer, and every match with a stuck bot would hang at the end for `start_timeout`."""
         if self.sock is None:
             return
         try:
-            if not self.gone:
+            if not self.gone and not self.overdue:
                 self._flush(["q"])
                 kind, _, _, errors = wire.answer(self._recv(self.sock, self.start_timeout))
                 while kind != "q":  # late answers to earlier questions
@@ -364,7 +367,11 @@ class IsolatedPlayer:
         ends = time.perf_counter() + seconds
         left = seconds
         while True:
-            packet = self._recv(self.sock, left, seconds)
+            try:
+                packet = self._recv(self.sock, left, seconds)
+            except Timeout:
+                self.overdue = True  # still thinking, or stuck: the session's end will not wait for it
+                raise
             try:
                 kind, answered, payload, errors = wire.answer(packet)
             except wire.WireError as exc:
@@ -373,6 +380,7 @@ class IsolatedPlayer:
             if answered != seq:  # a late answer to an earlier question
                 left = max(0.0, ends - time.perf_counter())
                 continue
+            self.overdue = False  # it answers the latest question: it keeps up again
             if kind == "x":
                 raise AgentFailure(payload)
             return payload
