@@ -31,6 +31,7 @@ from pokerlab.analysis.starting_hands import HOLDING_TYPE, STARTING_HANDS
 from pokerlab.engine import PREFLOP, HandState, SeatView
 from pokerlab.engine.view import seat_view
 from pokerlab.holdings import NUM_HOLDINGS
+from pokerlab.modeling.frequencies import ActionFrequencies
 from pokerlab.programs.loki1.board_pairs import board_pairs, holding_sums, potentials, strength
 from pokerlab.programs.loki1.opponents import HandFollower
 from pokerlab.programs.loki1.preflop import strategy_action
@@ -92,12 +93,14 @@ def played(action: int, view: SeatView) -> int:
 
 
 class _Replay:
-    """Where the replay of a hand stands after some of Loki's decisions: the follower, every holding's
-    chance of each state, the pre-flop strategies, the round the states are for."""
+    """Where the replay of a hand stands after some of Loki's decisions: the follower, the opponents'
+    action frequencies as counted so far, every holding's chance of each state, the pre-flop strategies,
+    the round the states are for."""
 
-    def __init__(self, agent, view: SeatView) -> None:
+    def __init__(self, agent, view: SeatView, frequencies: dict[int, ActionFrequencies]) -> None:
         sizes = tuple(view.config.bet_size(r) for r in range(4))
         self.hand = HandFollower(view.players, view.position, (-1, -1), agent.config, sizes, view.blinds)
+        self.frequencies = frequencies
         self.chance = np.zeros((NUM_HOLDINGS, STATES))  # P(state, Loki's actions so far | holding)
         self.chance[:, 0] = 1.0
         self.strategy: list | None = None  # per holding type
@@ -108,9 +111,21 @@ class _Replay:
         return copy.deepcopy(self, {id(self.hand.config): self.hand.config})
 
 
-def _memo_key(agent, view: SeatView) -> tuple:
-    """What a kept replay must share with `view`: the seats, blinds and stacks, and what Loki has learned."""
-    learned = tuple((seat, f.counts.tobytes()) for seat, f in sorted(agent.frequencies.items()))
+def frequencies_at_start(agent, view: SeatView) -> dict[int, ActionFrequencies]:
+    """A copy of the opponents' action frequencies as they were when `view`'s hand began. A learning Loki
+    counts each opponent action into them as its `act` follows it (`HandFollower.follow`) and re-weights
+    with the counts of that moment; so that the query re-weights as `act` did, it starts from the counts
+    Loki kept when the hand began and counts the hand's actions back in, one by one, as `act` did."""
+    own = agent._hand
+    if agent.frozen or own is None or own.me != view.position or own.seen > len(view.actions):
+        return copy.deepcopy(agent.frequencies)  # nothing of this hand counted (frozen, or another hand)
+    return copy.deepcopy(agent.frequencies_at_start)
+
+
+def _memo_key(view: SeatView, frequencies: dict[int, ActionFrequencies]) -> tuple:
+    """What a kept replay must share with `view`: the seats, blinds and stacks, and what Loki had learned
+    when the hand began."""
+    learned = tuple((seat, f.counts.tobytes()) for seat, f in sorted(frequencies.items()))
     return (view.position, view.seats, view.blinds, view.starting_stacks, view.config, learned)
 
 
@@ -120,9 +135,10 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
     The replay after each of Loki's decisions is kept on the agent (``_replays``) for the hand's next
     query, which resumes from the last one its public actions and board still agree with."""
     decisions = views_of(view)
-    key = _memo_key(agent, view)
+    start = frequencies_at_start(agent, view)
+    key = _memo_key(view, start)
     kept = getattr(agent, "_replays", None)
-    replay, done = _Replay(agent, view), 0
+    replay, done = _Replay(agent, view, start), 0
     if kept is not None and kept[0] == key:
         for j, (board, actions, snapshot) in enumerate(kept[1]):
             if (
@@ -140,7 +156,7 @@ def loki1_policy(agent, view: SeatView) -> np.ndarray:
     live = ~board_clash(view.board)
     policy = np.zeros((NUM_HOLDINGS, 3))
     for past, taken in decisions[done:]:
-        hand.follow(past.actions, past.board, agent.frequencies, past.seats, learning=False)
+        hand.follow(past.actions, past.board, replay.frequencies, past.seats, learning=not agent.frozen)
         hand.catch_up(past.round)
         current = taken is None
         if current:
