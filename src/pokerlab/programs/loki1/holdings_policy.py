@@ -16,8 +16,8 @@ After the flop Loki's values (HS_n against the field array, EHS, EHS' and PPOT; 
 computed for every holding at once from tables made once per board and kept for the hand (`board_pairs`),
 and the rules are asked once per group of holdings they treat alike (`rule_groups`). A learning Loki
 re-weights each opponent action with the action frequencies counted up to it; the query does the same on
-a copy (`frequencies_at_start`) and changes nothing Loki knows. The tests compare it with Loki's own `act` replayed
-holding by holding, its random draws enumerated.
+a copy (`frequencies_at_start`) and changes nothing Loki knows. The tests compare it with Loki's own `act`
+replayed holding by holding, its random draws enumerated.
 """
 
 from __future__ import annotations
