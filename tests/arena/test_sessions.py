@@ -2,6 +2,10 @@
 and results do not depend on the number of workers."""
 
 import importlib.util
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -136,3 +140,44 @@ def test_seat_rotations_in_lockstep_play_as_one_after_the_other(tmp_path, monkey
     assert np.abs(first[0]).sum() > 0
     for nets, csv in runs.values():
         assert np.array_equal(nets, first[0]) and csv == first[1]
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The multiprocessing workers (spawned children) of process `pid`, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            spawned = b"spawn_main" in (entry / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if entry.name.isdigit() and int(fields[1]) == pid and spawned:
+            found.append(int(entry.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_workers_end_with_a_killed_match(tmp_path):
+    """A match killed outright (SIGKILL: no clean-up runs) leaves no worker process playing on."""
+    out = str(tmp_path / "m")
+    command = [sys.executable, "-m", "pokerlab", "match", "--agents", "random,call", "--hands", "10000000",
+               "--sessions", "2", "--workers", "2", "--out", out, "--no-progress"]  # fmt: skip
+    match = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _workers_of(match.pid)) < 2:
+            assert time.monotonic() < deadline and match.poll() is None, "the workers did not start"
+            time.sleep(0.1)
+    finally:
+        match.send_signal(signal.SIGKILL)
+        match.wait()
+    deadline = time.monotonic() + 10
+    while any(_running(w) for w in workers):
+        assert time.monotonic() < deadline, "a worker outlived the killed match"
+        time.sleep(0.1)

@@ -30,8 +30,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import queue as queue_module
+import threading
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -475,9 +477,24 @@ class _WorkerExit:
     """A worker process has played all its sessions."""
 
 
+def _exit_with_parent() -> None:
+    """End this worker process as soon as the match's process ends, however it ends: killed (SIGTERM,
+    SIGKILL), it runs no clean-up, and a worker left alone would play on, or wait on the queue, forever."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _worker(jobs: list[SessionJob], events, cpu: int | None = None) -> None:
     """A worker process: play its jobs (`_in_process`, on `cpu` alone where given), forwarding every
-    event."""
+    event; it ends with the match's process (`_exit_with_parent`)."""
+    _exit_with_parent()
     try:
         for event in _in_process(jobs, cpu=cpu):
             events.put(event)
