@@ -8,8 +8,6 @@ re-weights that opponent's table (`opponents`). Each answer is a `Decision` whos
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from pokerlab.actions import CALL, FOLD, RAISE
@@ -51,7 +49,7 @@ class Loki1Agent(Agent):
         self._seats: tuple[int, ...] = ()
         self.last_hand: HandFollower | None = None  # the finished hand, for inspection
         self.last_rule = ""  # which rule decided the last action (for logs and tests)
-        self.frequencies_at_start: dict[int, ActionFrequencies] = {}  # `frequencies` as the hand began
+        self.counts_at_start: dict[int, np.ndarray] = {}  # `frequencies` counts as the hand began
         self._info: dict = {}  # what the last post-flop decision adds to its rule in the Decision's info
 
     def forget(self) -> None:
@@ -81,7 +79,8 @@ class Loki1Agent(Agent):
         sizes = tuple(game.bet_size(r) for r in range(4))
         self._hand = HandFollower(players, position, hole, self.config, sizes, blinds)
         self._seats = seats
-        self.frequencies_at_start = copy.deepcopy(self.frequencies)  # for the policy query's replay
+        if not self.frozen:  # for the policy query's replay (`holdings_policy.frequencies_at_start`)
+            self.counts_at_start = {seat: f.counts.copy() for seat, f in self.frequencies.items()}
         return self._hand
 
     def act(self, view: SeatView) -> Decision:

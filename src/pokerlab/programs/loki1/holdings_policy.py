@@ -120,7 +120,11 @@ def frequencies_at_start(agent, view: SeatView) -> dict[int, ActionFrequencies]:
     own = agent._hand
     if agent.frozen or own is None or own.me != view.position or own.seen > len(view.actions):
         return copy.deepcopy(agent.frequencies)  # nothing of this hand counted (frozen, or another hand)
-    return copy.deepcopy(agent.frequencies_at_start)
+    start = {}
+    for seat, counts in agent.counts_at_start.items():
+        start[seat] = ActionFrequencies()
+        start[seat].counts[:] = counts
+    return start
 
 
 def _memo_key(view: SeatView, frequencies: dict[int, ActionFrequencies]) -> tuple:
