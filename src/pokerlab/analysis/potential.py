@@ -220,7 +220,7 @@ def holding_counts(hole: np.ndarray, board: np.ndarray, cards_to_come: int) -> t
 
 
 @nb.njit(inline="always", cache=True)
-def _split(ours: np.int32, theirs: np.int32) -> np.int32:
+def split(ours: np.int32, theirs: np.int32) -> np.int32:
     """A completion's outcome for a holding: 1 when we end ahead, 65,536 when tied, else 0 (numba kernel)."""
     return np.int32(ours > theirs) + (np.int32(ours == theirs) << 16)
 
@@ -328,13 +328,13 @@ def two_card_holding_counts(
             if not done[classes[h]]:
                 total = np.int32(0)
                 for j in range(m):
-                    total += sizes[j] * _split(values[j], row[kinds[j]])
+                    total += sizes[j] * split(values[j], row[kinds[j]])
                 by_class[classes[h]], done[classes[h]] = total, True
             # tally: completions we end ahead + 65,536 x those we tie (<= 990 each)
-            t = by_class[classes[h]] + _split(ours[h], row[classes[h]]) + flushes[h]  # {a, b} is met twice
+            t = by_class[classes[h]] + split(ours[h], row[classes[h]]) + flushes[h]  # {a, b} is met twice
             wa, wb = with_card[a], with_card[b]
             for x in range(n):
-                t -= _split(ours[wa[x]], row[classes[wa[x]]]) + _split(ours[wb[x]], row[classes[wb[x]]])
+                t -= split(ours[wa[x]], row[classes[wa[x]]]) + split(ours[wb[x]], row[classes[wb[x]]])
             i = HOLDING_INDEX[unseen[a], unseen[b]]
             theirs = rank_of(board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b])
             rows[i] = AHEAD if now > theirs else (TIED if now == theirs else BEHIND)
@@ -425,7 +425,7 @@ def _fix_set(w, x, y, z, theirs, start, classes, ours, four, fix):
 def _fix_split(holding, completion, theirs, classes, ours, four, fix):
     """Holding `holding` (a pair) with `completion` ends at `theirs`, not at its rank-table entry."""
     o = ours[completion]
-    fix[holding] += _split(o, theirs) - _split(o, four[classes[holding] * 169 + classes[completion]])
+    fix[holding] += split(o, theirs) - split(o, four[classes[holding] * 169 + classes[completion]])
 
 
 @nb.njit(cache=True)
@@ -489,17 +489,17 @@ def one_card_holding_counts(
             if not done[kind]:
                 total = np.int32(0)
                 for c in range(n):
-                    total += _split(ours[c], row[unseen[c] // 4])
+                    total += split(ours[c], row[unseen[c] // 4])
                 by_class[kind], done[kind] = total, True
             # tally: cards we end ahead + 65,536 x those we tie; a and b are no card to come
-            t = by_class[kind] - _split(ours[a], row[unseen[a] // 4]) - _split(ours[b], row[unseen[b] // 4])
+            t = by_class[kind] - split(ours[a], row[unseen[a] // 4]) - split(ours[b], row[unseen[b] // 4])
             kb, mb = board_key + keys[a] + keys[b], board_mask | masks[a] | masks[b]
             if (kb + _FOUR_OF_A_SUIT) & _FLUSH_BITS:
                 for c in range(n):
                     k = kb + keys[c]
                     if c != a and c != b and k & _FLUSH_BITS:
                         theirs = rank_of(k, mb | masks[c])
-                        t += _split(ours[c], theirs) - _split(ours[c], row[unseen[c] // 4])
+                        t += split(ours[c], theirs) - split(ours[c], row[unseen[c] // 4])
             ahead, tied = t & 0xFFFF, t >> 16
             counts[i, AHEAD] = ahead
             counts[i, TIED] = tied

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from pokerlab.analysis.potential import _split
+from pokerlab.analysis.potential import split
 from pokerlab.cards import CARD_MASKS, NUM_CARDS
 from pokerlab.evaluator import CARD_KEYS, hand_key, rank_of
 from pokerlab.evaluator_tables import FLUSH_BITS
@@ -78,7 +78,7 @@ def _class_tallies(board: np.ndarray, cards_to_come: int, table: np.ndarray) -> 
             if cards_to_come == 1:
                 for r in range(13):
                     if avail[r] > 0:
-                        total += avail[r] * _split(table[k1 * 13 + r], table[k2 * 13 + r])
+                        total += avail[r] * split(table[k1 * 13 + r], table[k2 * 13 + r])
                         cases += avail[r]
             else:
                 for r3 in range(13):
@@ -89,7 +89,7 @@ def _class_tallies(board: np.ndarray, cards_to_come: int, table: np.ndarray) -> 
                         if count <= 0:
                             continue
                         t = r3 * 13 + r4
-                        total += count * _split(table[k1 * stride + t], table[k2 * stride + t])
+                        total += count * split(table[k1 * stride + t], table[k2 * stride + t])
                         cases += count
             out[k1, k2] = total
             tied = total >> 16
@@ -279,7 +279,7 @@ def _both_by_type(cards, one_suit, per_come, their_holder, their_rank, their_pla
             mine, plain, row = ranks[x], plains[x], kinds[x]
             for y in range(x, distinct):
                 theirs, their = ranks[y], plains[y]
-                v = _split(mine, theirs) - _split(mine, their) - _split(plain, theirs) + _split(plain, their)
+                v = split(mine, theirs) - split(mine, their) - split(plain, theirs) + split(plain, their)
                 table[row, kinds[y]] += v
                 if y != x:
                     table[kinds[y], row] += _swapped(v)
@@ -352,7 +352,7 @@ def _by_class(
                     continue
                 theirs, their = their_rank[z], their_plain[z]
                 both[j] += (
-                    _split(mine, theirs) - _split(mine, their) - _split(plain, theirs) + _split(plain, their)
+                    split(mine, theirs) - split(mine, their) - split(plain, theirs) + split(plain, their)
                 )
         for m in range(renamings.shape[0]):
             g = images[m, i]
@@ -477,10 +477,10 @@ def pair_counts(board, cards_to_come, table, order, first_tied, after_tied, rena
                 r, kj = rank_of(key, board_mask | masks[i] | masks[j]), kind[j]
                 if fi >= 0:
                     theirs = table[kj * stride + kj]
-                    row[j] += _split(r, theirs) - _split(table[ki * stride + kj], theirs)
+                    row[j] += split(r, theirs) - split(table[ki * stride + kj], theirs)
                 if able[j] >= 0:
                     plain = table[ki * stride + ki]
-                    row[j] += _split(plain, r) - _split(plain, table[kj * stride + ki])
+                    row[j] += split(plain, r) - split(plain, table[kj * stride + ki])
         for j in range(n):
             equity[i, j] = 2 * (row[j] & 0xFFFF) + (row[j] >> 16)
         for j in range(first_tied[i], after_tied[i]):
