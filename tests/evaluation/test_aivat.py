@@ -148,7 +148,13 @@ def test_parts_of_one_match_pool_into_one_report(tmp_path, capsys):
         assert got["sb_per_hand"] == pytest.approx(mean, abs=1e-12)
         assert got["sd_per_unit"] == pytest.approx(sd, rel=1e-9)
     assert main(["evaluate", parts[0], parts[0], "--pool"]) == 2
-    assert "the same match" in capsys.readouterr().err
+    assert "dealt from the same seed, 1" in capsys.readouterr().err
+    shorter = str(tmp_path / "p1-short")  # its deals are the first 5 of p1's: not another part
+    assert main(["match", "--agents", "raise,loose-aggressive", "--deals", "5", "--duplicate", "--seed", "1",
+                 "--out", shorter, "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["evaluate", parts[0], shorter, "--pool"]) == 2
+    assert "dealt from the same seed, 1" in capsys.readouterr().err
     other = str(tmp_path / "other")
     assert main(["match", "--agents", "raise,call", "--deals", "5", "--duplicate", "--seed", "4",
                  "--out", other, "--no-progress"]) == 0  # fmt: skip

@@ -87,16 +87,17 @@ def pooled_estimates(
     seeds: say a long match cut in parts run side by side) pooled into one sample of their units."""
     if len(folders) == 1:
         return estimates(folders[0], method, seed, samples, shared_uniform)
-    configs: dict[str, Path] = {}
-    for folder in folders:
-        config = (folder / "config.json").read_text() if (folder / "config.json").is_file() else str(folder)
-        if config in configs:
-            raise ConfigError(
-                f"{str(folder)!r} and {str(configs[config])!r} are the same match (the same config.json): "
-                "pooled parts need other seeds"
-            )
-        configs[config] = folder
     parts = [estimates(folder, method, seed, samples, shared_uniform) for folder in folders]
+    dealt: dict[int, Path] = {}
+    for folder in folders:  # each read whole above: its config.json is there and sound
+        match_seed = json.loads((folder / "config.json").read_text()).get("seed")
+        if match_seed in dealt:
+            raise ConfigError(
+                f"{str(folder)!r} and {str(dealt[match_seed])!r} were dealt from the same seed, "
+                f"{match_seed}: pooled parts need other seeds, or their deals count twice"
+            )
+        if match_seed is not None:
+            dealt[match_seed] = folder
     names = [str(folder) for folder in folders]
     estimators = list(parts[0][0])
     for (found, _, _), name in zip(parts, names, strict=True):
@@ -109,17 +110,17 @@ def pooled_estimates(
 
 
 def evaluate_folder(
-    results: str | Path | list[str | Path],
+    results: list[str | Path],
     method: str,
     seed: int,
     samples: int | None = None,
     shared_uniform: frozenset[str] = frozenset(),
     as_json: bool = False,
 ) -> str:
-    """The report of one results folder (or of several pooled as parts of one match: `pooled_estimates`):
+    """The report of a results folder (or of several, pooled as parts of one match: `pooled_estimates`):
     a table (or one JSON object) of each seat's raw and estimated sb/hand with 95 % intervals, SD ratio,
     variance removed and unbiasedness z, naming the value function and its digest."""
-    folders = [Path(r) for r in results] if isinstance(results, list) else [Path(results)]
+    folders = [Path(r) for r in results]
     samples = DEFAULT_SAMPLES[method] if samples is None else samples
     found, value, digest = pooled_estimates(folders, method, seed, samples, shared_uniform)
     rows = seat_rows(found, seed)
@@ -215,7 +216,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     folders = round_robin([Path(r) for r in args.results])
     shared = frozenset(args.shared_uniform or ())
     if len(folders) == 1 or args.pool:
-        print(evaluate_folder(list(folders), args.method, args.seed, args.samples, shared, args.json))
+        print(evaluate_folder(folders, args.method, args.seed, args.samples, shared, args.json))
         return 0
     agents, cells, value, digest, mbb_per_sb = crosstable(
         folders, args.method, args.seed, args.samples, shared
@@ -249,12 +250,12 @@ def match_then_evaluate(play) -> object:
         args.log_policies = args.log_policies or args.evaluate == "aivat"
         if not args.json:
             status = play(args)
-            print(evaluate_folder(args.out, args.evaluate, seed=0))
+            print(evaluate_folder([args.out], args.evaluate, seed=0))
             return status
         with contextlib.redirect_stdout(io.StringIO()) as printed:
             status = play(args)
         report = json.loads(printed.getvalue())
-        report["evaluation"] = json.loads(evaluate_folder(args.out, args.evaluate, seed=0, as_json=True))
+        report["evaluation"] = json.loads(evaluate_folder([args.out], args.evaluate, seed=0, as_json=True))
         print(json.dumps(report))
         return status
 
