@@ -92,6 +92,19 @@ def test_evaluate_and_match_evaluate_on_the_command_line(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "aivat-chance" in text and "aivat-imaginary" in text and "digest" in text
     assert (rr / "a" / "policies.bin").stat().st_size > 0  # --evaluate aivat records the answers
+    reports = {}
+    for weights in ("fitted", "plain", "1,1,1,1"):
+        assert main(["evaluate", str(rr / "a"), "--method", "aivat", "--imaginary-weights", weights,
+                     "--json"]) == 0  # fmt: skip
+        report = json.loads(capsys.readouterr().out)
+        reports[weights] = {row["name"]: row["sb_per_hand"] for row in report["seats"]["call"]}
+        reports[weights]["digest"] = report["value_digest"]
+    assert reports["plain"] == reports["1,1,1,1"]
+    assert reports["fitted"]["aivat-chance"] == reports["plain"]["aivat-chance"]
+    assert reports["fitted"]["aivat-imaginary"] != reports["plain"]["aivat-imaginary"]
+    assert reports["fitted"]["digest"] != reports["plain"]["digest"]
+    assert main(["evaluate", str(rr / "a"), "--method", "aivat", "--imaginary-weights", "2,2,1"]) == 2
+    assert "four finite numbers" in capsys.readouterr().err
     assert main(["match", "--agents", "raise,call", "--hands", "60", "--seed", "1", "--out", str(rr / "b"),
                  "--no-progress"]) == 0  # fmt: skip
     assert main(["match", "--agents", "raise,loki2-triples", "--hands", "60", "--seed", "1", "--out",

@@ -14,11 +14,18 @@ from pokerlab.actions import CALL
 from pokerlab.agents import Agent
 from pokerlab.errors import ConfigError
 from pokerlab.evaluation import toygames
-from pokerlab.evaluation.aivat import Imaginary, aivat_of_folder, known_by_query, with_query
+from pokerlab.evaluation.aivat import (
+    PLAIN_WEIGHTS,
+    Imaginary,
+    aivat_of_folder,
+    fit_imaginary_weights,
+    known_by_query,
+    with_query,
+)
 from pokerlab.evaluation.core import corrected
 from pokerlab.evaluation.divat import Divat
 from pokerlab.evaluation.hindsight import read_hindsight
-from pokerlab.evaluation.stats import estimator_row
+from pokerlab.evaluation.stats import estimator_row, unit_means
 from pokerlab.evaluation.toygames import (
     KUHN,
     LEDUC,
@@ -42,6 +49,18 @@ def test_imaginary_observations_are_exactly_unbiased(game, seat):
         raw, mean = exact_means(game, strategy, imaginary(game, random_value(rng), seat, strategy))
         assert np.allclose(mean, raw, atol=1e-12, rtol=0)
         assert abs(raw[0]) > 1e-3  # a game value that a constant estimate would miss
+
+
+def test_weighted_rounds_stay_exactly_unbiased():
+    """Any fixed weight of each round's corrections (what the hold'em tier's `IMAGINARY_WEIGHTS` are) keeps
+    the expectation the raw one's exactly, and changes the estimate."""
+    rng = np.random.default_rng(2009)
+    strategy, value = random_strategy(SMALL_LEDUC, rng), random_value(rng)
+    raw, mean = exact_means(SMALL_LEDUC, strategy, imaginary(SMALL_LEDUC, value, 1, strategy, (2.3, 0.4)))
+    assert np.allclose(mean, raw, atol=1e-12, rtol=0)
+    plain = imaginary(SMALL_LEDUC, value, 1, strategy)
+    weighted = imaginary(SMALL_LEDUC, value, 1, strategy, (2.3, 0.4))
+    assert max(abs(plain(z)[0] - weighted(z)[0]) for z, _ in terminals(SMALL_LEDUC, strategy)) > 1e-3
 
 
 def _final_board(game, h, seat, board):
@@ -199,17 +218,76 @@ def test_the_value_of_a_holding_mid_round_is_the_baseline_finishing_it(tmp_path)
     assert checked > 200
 
 
+def plain_brackets(hand, policies, k, tier: Imaginary) -> tuple[float, list[float]]:
+    """(u-bar(end), the brackets by round) of position `k`, a holding at a time: the deal's W-bar less its
+    mean by symmetry; at each action of `k`, W-bar after it (the reach updated) less the reach-weighted
+    expected child value; at each round's cards, W-bar after them less W-bar before; each counted in
+    the round whose pot values it (the round of the action, or the round the cards end)."""
+    u = 1 - k
+    theirs = {hand.holes[2 * u], hand.holes[2 * u + 1]}
+    weight = {g: 1.0 for g in range(NUM_HOLDINGS) if not set(HOLDING_CARDS[g].tolist()) & theirs}
+    state = hand.start(tier.config)
+
+    def live(board):
+        return [g for g in weight if not set(HOLDING_CARDS[g].tolist()) & set(board)]
+
+    def bar(w, board):
+        return sum(weight[g] * w[g] for g in live(board)) / sum(weight[g] for g in live(board))
+
+    brackets = [0.0] * 4
+    tables = tier.tables(hand, k, state)
+    brackets[0] = bar(tier.values(state, k, tables, -1), ()) - (sum(state.committed) / 2 - state.committed[k])
+    for i, (p, action, _) in enumerate(hand.actions):
+        board, r = state.board_seen, state.round
+        tables = tier.tables(hand, k, state)
+        if p == k:
+            expected = 0.0
+            for a in state.legal_actions():
+                child = state.copy()
+                child.act(a)
+                w = tier.values(child, k, tables, r)
+                expected += sum(weight[g] * policies[i][g, a] * w[g] for g in live(board))
+            expected /= sum(weight[g] for g in live(board))
+            for g in weight:
+                weight[g] *= policies[i][g, action]
+            state.act(action)
+            brackets[r] += bar(tier.values(state, k, tables, r), board) - expected
+        else:
+            state.act(action)
+        if len(state.board_seen) > len(board):
+            before = bar(tier.values(state, k, tables, r), board)
+            after = tier.values(state, k, tier.tables(hand, k, state), state.round - 1)
+            brackets[r] += bar(after, state.board_seen) - before
+    end = bar(tier.values(state, k, tier.tables(hand, k, state), -1), state.board_seen)
+    return end, brackets
+
+
 def test_the_holdem_tier_matches_a_plain_holding_at_a_time_computation(tmp_path):
+    """Weight 1 in every round: the telescoped form. Any weights: u-bar(end) less the weighted brackets,
+    each round's brackets as a plain loop counts them."""
     play_match(["loose-passive", "loose-aggressive"], 12, seed=3, out=tmp_path / "m")
     record = read_hindsight(tmp_path / "m")
     known, _ = known_by_query(record.labels)
-    tier = Imaginary(record.config, seed=5, samples_preflop=50)
+    tier = Imaginary(record.config, seed=5, samples_preflop=50, weights=PLAIN_WEIGHTS)
+    weights = (2.5, 1.75, 1.25, 0.5)
+    weighted = Imaginary(record.config, seed=5, samples_preflop=50, weights=weights)
+    rounds = set()
     for hand in record.hands:
         hand, policies = with_query(hand, record.config, known)
         for k in (0, 1):
             x = tier.hand(hand, policies, k)
             assert x[0] == -x[1]
             assert abs(x[k] - plain_imaginary(hand, policies, k, tier)) < 1e-9
+            end, brackets = plain_brackets(hand, policies, k, weighted)
+            assert abs(weighted.hand(hand, policies, k)[k] - (end - np.dot(weights, brackets))) < 1e-9
+            rounds |= {r for r, b in enumerate(brackets) if abs(b) > 1e-9}
+    assert rounds == {0, 1, 2, 3}
+
+
+def test_imaginary_weights_are_checked():
+    for bad in ((1.0, 2.0, 3.0), (1.0, float("nan"), 1.0, 1.0), ("a", 1, 1, 1)):
+        with pytest.raises(ConfigError, match="4 finite weights"):
+            Imaginary.checked(bad)
 
 
 def test_the_tiers_on_stereotypes_are_unbiased_and_the_imaginary_tier_is_narrowest(tmp_path):
@@ -223,6 +301,21 @@ def test_the_tiers_on_stereotypes_are_unbiased_and_the_imaginary_tier_is_narrowe
     assert set(rows) == {"chance", "actions", "imaginary"}
     assert all(abs(r.bias_z) < 3 for r in rows.values())
     assert rows["imaginary"].sd_ratio < min(rows["chance"].sd_ratio, rows["actions"].sd_ratio, 0.8)
+
+
+def test_the_fitted_weights_minimise_the_variance_in_sample(tmp_path):
+    """`fit_imaginary_weights` gives the weights of the narrowest tier on the hands it was fitted on."""
+    play_match(["tight-passive", "loose-aggressive"], 40, seed=5, duplicate=True, out=tmp_path / "m")
+    fitted = np.array(fit_imaginary_weights([tmp_path / "m"], seed=3, samples_preflop=20))
+
+    def sd(weights):
+        tiers = aivat_of_folder(tmp_path / "m", seed=3, samples=1, samples_preflop=20, weights=tuple(weights))
+        return unit_means(tiers["imaginary"].adjusted[:, 0], tiers["imaginary"].units).std()
+
+    best = sd(fitted)
+    assert best < sd(PLAIN_WEIGHTS) - 1e-6
+    for r in range(4):
+        assert best < sd(fitted + 0.2 * np.eye(4)[r]) - 1e-6
 
 
 class Impostor(Agent):

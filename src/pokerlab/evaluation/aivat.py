@@ -62,6 +62,13 @@ has learned within the hand does this now and then). A hand without its record s
   showdown). Each bracket has mean zero given U's view, whatever W is, so E X = E u (the toy-game tests
   enumerate this exactly).
 
+  The brackets are weighted by round (the linear control variate of White & Bowling 2009, as the luck
+  adjustment weights its streets): the deal's, those of K's actions in round r and that of the cards
+  that end round r are valued at the pot of round r, and the bets still to come follow a good holding,
+  so the weight of round r is its least-squares fit, above 1 (`IMAGINARY_WEIGHTS`, fitted on
+  calibration matches by `fit_imaginary_weights`). Any fixed weights keep every bracket's mean zero, so
+  X stays exactly unbiased; weight 1 everywhere is the plain W.
+
 A decision of a seat known neither way is not corrected. Loki-2 in simulation mode reports its argmax as
 a probability-one choice, although its simulation is noisy: its correction is zero and AIVAT falls back
 to the chance tier for those decisions.
@@ -81,9 +88,10 @@ from pokerlab.agents.policy import blind_view, holdings_policy_refusal
 from pokerlab.analysis.strength import uniform_holding_strengths
 from pokerlab.arena.policy_record import POLICIES_FILE, decode, read_policies
 from pokerlab.cards import CARD_MASKS
-from pokerlab.engine import GameConfig, HandState
+from pokerlab.engine import RIVER, GameConfig, HandState
 from pokerlab.engine.view import seat_view
 from pokerlab.errors import ConfigError
+from pokerlab.evaluation.core import fit_linear
 from pokerlab.evaluation.divat import (
     DEFAULT_SAMPLES,
     MAKE,
@@ -94,7 +102,7 @@ from pokerlab.evaluation.divat import (
 )
 from pokerlab.evaluation.hindsight import HindsightHand, read_hindsight, seat_estimates
 from pokerlab.evaluation.lbr import win_ties, win_ties_over
-from pokerlab.evaluation.stats import SeatEstimates
+from pokerlab.evaluation.stats import SeatEstimates, unit_means
 from pokerlab.holdings import HOLDING_INDEX, HOLDING_MASKS, NUM_HOLDINGS
 
 log = logging.getLogger(__name__)
@@ -103,6 +111,16 @@ log = logging.getLogger(__name__)
 TIERS = ("chance", "actions", "imaginary")
 #: Boards drawn for a pre-flop all-in equity of the imaginary tier.
 SAMPLES_PREFLOP = 300
+#: The imaginary tier's weight of the brackets valued at the pot of each round (pre-flop, flop, turn,
+#: river; the module doc): `fit_imaginary_weights` rounded, fitted over the calibration matches of
+#: match seed 7 (1,000 duplicate deals of Loki-1 against each of the four stereotypes and of the
+#: untrained TD player against Loki-1, 300 of Loki-1 against Loki-2's triples, all with
+#: --log-policies), evaluation seed 7. None of the hands they judge in the docs.
+IMAGINARY_WEIGHTS = (1.86, 1.96, 1.38, 1.06)
+#: The betting rounds: pre-flop, flop, turn and river.
+ROUNDS = RIVER + 1
+#: Weight 1 in every round: the plain all-in equity value.
+PLAIN_WEIGHTS = (1.0, 1.0, 1.0, 1.0)
 
 
 def conditional(
@@ -306,8 +324,29 @@ class Imaginary:
     """The imaginary tier of one game (heads-up, unlimited stacks): X by position of a hand whose known
     seats' query answers are given (the module doc)."""
 
-    def __init__(self, config: GameConfig, seed: int, samples_preflop: int = SAMPLES_PREFLOP) -> None:
+    def __init__(
+        self,
+        config: GameConfig,
+        seed: int,
+        samples_preflop: int = SAMPLES_PREFLOP,
+        weights: tuple[float, ...] = IMAGINARY_WEIGHTS,
+    ) -> None:
         self.config, self.seed, self.samples_preflop = config, seed, samples_preflop
+        self.weights = self.checked(weights)
+
+    @staticmethod
+    def checked(weights: tuple[float, ...]) -> np.ndarray:
+        """`weights` as an array, or one `ConfigError` line unless they are a finite weight per round."""
+        try:
+            array = np.asarray(weights, dtype=np.float64)
+        except (TypeError, ValueError):
+            array = np.array([np.nan])
+        if array.shape != (ROUNDS,) or not np.isfinite(array).all():
+            raise ConfigError(
+                f"the imaginary tier takes {ROUNDS} finite weights (pre-flop, flop, turn, river), "
+                f"got {weights!r}"
+            )
+        return array
 
     def equities(self, hand: HindsightHand, known: int, board: tuple[int, ...]) -> np.ndarray:
         """float[1326]: the all-in equity of each holding of position `known` against the other's cards on
@@ -363,7 +402,26 @@ class Imaginary:
         return out
 
     def hand(self, hand: HindsightHand, policies: dict[int, np.ndarray], known: int) -> np.ndarray:
-        """X by position (chips) of the imaginary observations over position `known`'s holdings."""
+        """X by position (chips) of the imaginary observations over position `known`'s holdings: u-bar(end)
+        less the weighted brackets."""
+        return weighted(self.terms(hand, policies, [known]), self.weights)
+
+    def terms(self, hand: HindsightHand, policies: dict[int, np.ndarray], known: list[int]) -> np.ndarray:
+        """float[2, 5] by position: u-bar(end), then the brackets by round (`brackets`), the mean over the
+        `known` positions' views (each seat's view counted for it and against the other)."""
+        out = np.zeros((2, 1 + ROUNDS))
+        for k in known:
+            end, brackets = self.brackets(hand, policies, k)
+            view = np.concatenate([[end], brackets])
+            out[k] += view
+            out[1 - k] -= view
+        return out / len(known)
+
+    def brackets(
+        self, hand: HindsightHand, policies: dict[int, np.ndarray], known: int
+    ) -> tuple[float, np.ndarray]:
+        """(u-bar(end), the brackets' sums by the round whose pot values them) of position `known` (chips):
+        the deal's and K's pre-flop actions' and the flop's in round 0, and so on."""
         k, u = known, 1 - known
         weights = np.ones(NUM_HOLDINGS)
         weights[
@@ -376,7 +434,8 @@ class Imaginary:
             return float(w @ v / w.sum())
 
         start = bar(weights, self.values(state, k, tables, -1))
-        correction = start - (sum(state.committed) / 2 - state.committed[k])
+        brackets = np.zeros(ROUNDS)
+        brackets[0] = start - (sum(state.committed) / 2 - state.committed[k])
         for i, (p, action, _) in enumerate(hand.actions):
             board, r = state.board_seen, state.round
             if p == k:
@@ -390,7 +449,7 @@ class Imaginary:
                 weights = weights * policy[:, action]
                 weights /= weights.sum()  # the true holding's reach is positive (`with_query`)
                 state.act(action)
-                correction += bar(weights, self.values(state, k, tables, r)) - expected
+                brackets[r] += bar(weights, self.values(state, k, tables, r)) - expected
             else:
                 state.act(action)
             if len(state.board_seen) > len(board):  # the round's cards: one chance step
@@ -398,11 +457,8 @@ class Imaginary:
                 for card in state.board_seen[len(board) :]:
                     weights = weights * ((HOLDING_MASKS & CARD_MASKS[card]) == 0)
                 tables = self.tables(hand, k, state)
-                correction += bar(weights, self.values(state, k, tables, state.round - 1)) - before
-        x = bar(weights, self.values(state, k, tables, -1)) - correction
-        out = np.zeros(2)
-        out[k], out[u] = x, -x
-        return out
+                brackets[r] += bar(weights, self.values(state, k, tables, state.round - 1)) - before
+        return bar(weights, self.values(state, k, tables, -1)), brackets
 
 
 def aivat_of_folder(
@@ -411,10 +467,49 @@ def aivat_of_folder(
     samples: int = DEFAULT_SAMPLES,
     shared_uniform: frozenset[str] = frozenset(),
     samples_preflop: int = SAMPLES_PREFLOP,
+    weights: tuple[float, ...] = IMAGINARY_WEIGHTS,
 ) -> dict[str, SeatEstimates]:
     """Every tier's X of every hand of a heads-up results folder (its hindsight record), by tier (the
-    imaginary tier where a seat is known by its query); one `ConfigError` line for a folder without the
-    record, of a game AIVAT does not cover here, or where no seat is known either way."""
+    imaginary tier, its brackets weighted by round with `weights`, where a seat is known by its query or
+    its recorded answers); one `ConfigError` line for a folder without the record, of a game AIVAT does
+    not cover here, or where no seat is known either way."""
+    weights = Imaginary.checked(weights)
+    record, tiers, terms = _walk(out, seed, samples, shared_uniform, samples_preflop)
+    found = {t: seat_estimates(record, lambda h, k=k: tiers[h.hand][k]) for k, t in enumerate(TIERS[:2])}
+    if terms:
+        found["imaginary"] = seat_estimates(record, lambda hand: weighted(terms[hand.hand], weights))
+    return found
+
+
+def weighted(terms: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The imaginary tier's X by position from `Imaginary.terms`: u-bar(end) less the weighted brackets."""
+    return terms[:, 0] - terms[:, 1:] @ weights
+
+
+def fit_imaginary_weights(
+    folders: list[str | Path], seed: int, samples_preflop: int = SAMPLES_PREFLOP
+) -> tuple[float, ...]:
+    """The least-squares weights of the imaginary tier's rounds (`fit_linear`, White & Bowling 2009) over
+    the units (deals of a duplicate match) of calibration results folders pooled, the first seat's view;
+    the rounded figures are `IMAGINARY_WEIGHTS`. Never fit them on the hands they will judge."""
+    features, utility = [], []
+    for out in folders:
+        # one run-out for the chance and actions tiers, which the fit leaves aside
+        record, _, terms = _walk(out, seed, 1, frozenset(), samples_preflop)
+        if not terms:
+            raise ConfigError(f"{str(out)!r}: no seat is known by its query or its recorded answers")
+        columns = []
+        for j in range(1 + ROUNDS):
+            data = seat_estimates(record, lambda hand, j=j, terms=terms: terms[hand.hand][:, j])
+            columns.append(unit_means(data.adjusted[:, 0], data.units))
+        utility.append(columns[0])
+        features.append(np.stack(columns[1:], axis=1))
+    return tuple(float(w) for w in fit_linear(np.vstack(features), np.concatenate(utility)))
+
+
+def _walk(out, seed, samples, shared_uniform, samples_preflop):
+    """(the hindsight record, {hand: the chance and actions tiers' X by position}, {hand: the imaginary
+    tier's `Imaginary.terms`}, empty where no seat is known) of a heads-up results folder."""
     record = read_hindsight(out, "AIVAT")
     if len(record.labels) != 2:
         raise ConfigError(f"AIVAT here covers heads-up matches; {str(out)!r} has {len(record.labels)} seats")
@@ -423,9 +518,10 @@ def aivat_of_folder(
         raise ConfigError(f"--shared-uniform names {unknown}, not seats of {str(out)!r} ({record.labels})")
     answers = read_policies(out) or {}
     recorded = recorded_seats(record.hands, answers)
+    imaginary = Imaginary(record.config, seed, samples_preflop)
     while True:
         try:
-            return _tiers(out, record, seed, samples, shared_uniform, samples_preflop, answers, recorded)
+            return (record, *_tiers(out, record, seed, samples, shared_uniform, imaginary, answers, recorded))
         except Disagreement as exc:
             if exc.seat not in recorded:
                 raise
@@ -434,8 +530,8 @@ def aivat_of_folder(
             recorded -= {exc.seat}
 
 
-def _tiers(out, record, seed, samples, shared_uniform, samples_preflop, answers, recorded):
-    """`aivat_of_folder` with the seats in `recorded` known by their recorded answers."""
+def _tiers(out, record, seed, samples, shared_uniform, imaginary, answers, recorded):
+    """`_walk` with the seats in `recorded` known by their recorded answers."""
     known, why = known_by_query([label for label in record.labels if label not in recorded])
     if not known and not recorded and not any(q is not None for h in record.hands for _, _, q in h.actions):
         raise ConfigError(
@@ -447,22 +543,28 @@ def _tiers(out, record, seed, samples, shared_uniform, samples_preflop, answers,
         )
     # a seat with query answers has P(a | the hand so far) from them: its draw needs no narrowing here
     aivat = Aivat(record.config, seed, samples, frozenset(shared_uniform) - recorded - known.keys())
-    imaginary = Imaginary(record.config, seed, samples_preflop)
-    tiers = {}
+    tiers, terms = {}, {}
     for hand in record.hands:
         if known or recorded:
             hand, policies = with_query(hand, record.config, known, recorded, decoded(answers, hand))
-        x = list(aivat.hand(hand))
-        if known or recorded:
             positions = [p for p in range(2) if hand.names[p] in known or hand.names[p] in recorded]
-            x.append(np.mean([imaginary.hand(hand, policies, k) for k in positions], axis=0))
-        tiers[hand.hand] = x
-    names = TIERS if known or recorded else TIERS[:2]
-    return {
-        tier: seat_estimates(record, lambda hand, k=k: tiers[hand.hand][k]) for k, tier in enumerate(names)
-    }
+            terms[hand.hand] = imaginary.terms(hand, policies, positions)
+        tiers[hand.hand] = aivat.hand(hand)
+    return tiers, terms
 
 
 def decoded(answers: dict[int, bytes], hand: HindsightHand) -> dict[int, np.ndarray] | None:
     """The hand's recorded answers ({action index: float32[1326, 3]}), None where it has no record."""
     return decode(answers[hand.hand]) if hand.hand in answers else None
+
+
+if __name__ == "__main__":  # python -m pokerlab.evaluation.aivat CALIBRATION_FOLDER... --seed SEED
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        description="fit the imaginary tier's weights on calibration results folders"
+    )
+    parser.add_argument("folders", nargs="+", help="heads-up results folders of `pokerlab match`, pooled")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the pre-flop boards (default 7)")
+    parsed = parser.parse_args()
+    print(tuple(round(w, 2) for w in fit_imaginary_weights(parsed.folders, parsed.seed)))

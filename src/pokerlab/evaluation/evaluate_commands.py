@@ -9,6 +9,7 @@ import argparse
 import contextlib
 import io
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -28,12 +29,40 @@ VALUE_FUNCTIONS = {
     "by the number of seats (luck.STREET_WEIGHTS)",
     "divat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state)",
     "aivat": "baseline roll-out equity (DIVAT thresholds, {samples} run-outs per state); imaginary tier: "
-    "all-in equity once the baseline finishes the round (" + str(aivat.SAMPLES_PREFLOP) + " boards pre-flop)",
+    "all-in equity once the baseline finishes the round (" + str(aivat.SAMPLES_PREFLOP) + " boards "
+    "pre-flop), the brackets of the pre-flop, flop, turn and river weighted {weights}",
     "baseline": "none: the control agent "
     + baseline.DEFAULT_CONTROL
     + " replays every deal in every position "
     "(beta cross-fitted over two folds of orbits)",
 }
+
+
+@dataclass(frozen=True)
+class AivatOptions:
+    """AIVAT's choices: the seats that draw each hand's decisions from one uniform (Loki-2's same-u
+    selector), and the imaginary tier's weights by round (`aivat.IMAGINARY_WEIGHTS`)."""
+
+    shared_uniform: frozenset[str] = frozenset()
+    weights: tuple[float, ...] = aivat.IMAGINARY_WEIGHTS
+
+
+def imaginary_weights(text: str) -> tuple[float, ...]:
+    """--imaginary-weights: "fitted", "plain" or four numbers separated by commas."""
+    named = {"fitted": aivat.IMAGINARY_WEIGHTS, "plain": aivat.PLAIN_WEIGHTS}
+    if text in named:
+        return named[text]
+    try:
+        weights = tuple(float(w) for w in text.split(","))
+        aivat.Imaginary.checked(weights)
+    except (ValueError, ConfigError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give fitted, plain or four finite numbers for the pre-flop, flop, turn and river, "
+            "separated by commas (such as 2,2,1.3,1.1)"
+        ) from None
+    return weights
+
+
 #: Pre-flop boards (luck) or run-outs (DIVAT, AIVAT) per value, by method.
 DEFAULT_SAMPLES = {
     "luck": luck.DEFAULT_SAMPLES,
@@ -44,10 +73,12 @@ DEFAULT_SAMPLES = {
 
 
 def estimates(
-    results: str | Path, method: str, seed: int, samples: int, shared_uniform: frozenset[str] = frozenset()
+    results: str | Path, method: str, seed: int, samples: int, options: AivatOptions | None = None
 ) -> tuple[dict[str, SeatEstimates], str, str]:
     """({estimator: per-hand estimates}, the value function's name, its digest) of one results folder."""
-    value = VALUE_FUNCTIONS[method].format(samples=samples)
+    options = options or AivatOptions()
+    weights = ",".join(f"{w:g}" for w in options.weights)
+    value = VALUE_FUNCTIONS[method].format(samples=samples, weights=weights)
     if method == "luck":
         found = {"luck": luck.luck_of_folder(results, seed=seed, samples=samples)}
         parameters = {"samples": samples, "weights": luck.STREET_WEIGHTS}
@@ -58,9 +89,14 @@ def estimates(
     digest = value_digest("divat", {"samples": samples, "make": divat.MAKE}, divat)
     if method == "divat":
         return {"divat": divat.divat_of_folder(results, seed, samples)}, value, digest
-    parameters = {"samples": samples, "make": divat.MAKE, "samples_preflop": aivat.SAMPLES_PREFLOP}
+    parameters = {
+        "samples": samples,
+        "make": divat.MAKE,
+        "samples_preflop": aivat.SAMPLES_PREFLOP,
+        "weights": list(options.weights),
+    }
     digest = value_digest("aivat", parameters, divat, aivat)
-    tiers = aivat.aivat_of_folder(results, seed, samples, shared_uniform)
+    tiers = aivat.aivat_of_folder(results, seed, samples, options.shared_uniform, weights=options.weights)
     return {f"aivat-{tier}": data for tier, data in tiers.items()}, value, digest
 
 
@@ -81,13 +117,13 @@ def seat_rows(found: dict[str, SeatEstimates], seed: int) -> dict[str, list[Esti
 
 
 def pooled_estimates(
-    folders: list[Path], method: str, seed: int, samples: int, shared_uniform: frozenset[str] = frozenset()
+    folders: list[Path], method: str, seed: int, samples: int, options: AivatOptions | None = None
 ) -> tuple[dict[str, SeatEstimates], str, str]:
     """`estimates` of one folder, or of several folders that are parts of one match (the same agents, other
     seeds: say a long match cut in parts run side by side) pooled into one sample of their units."""
     if len(folders) == 1:
-        return estimates(folders[0], method, seed, samples, shared_uniform)
-    parts = [estimates(folder, method, seed, samples, shared_uniform) for folder in folders]
+        return estimates(folders[0], method, seed, samples, options)
+    parts = [estimates(folder, method, seed, samples, options) for folder in folders]
     dealt: dict[int, Path] = {}
     for folder in folders:  # each read whole above: its config.json is there and sound
         match_seed = json.loads((folder / "config.json").read_text()).get("seed")
@@ -114,7 +150,7 @@ def evaluate_folder(
     method: str,
     seed: int,
     samples: int | None = None,
-    shared_uniform: frozenset[str] = frozenset(),
+    options: AivatOptions | None = None,
     as_json: bool = False,
 ) -> str:
     """The report of a results folder (or of several, pooled as parts of one match: `pooled_estimates`):
@@ -122,7 +158,7 @@ def evaluate_folder(
     variance removed and unbiasedness z, naming the value function and its digest."""
     folders = [Path(r) for r in results]
     samples = DEFAULT_SAMPLES[method] if samples is None else samples
-    found, value, digest = pooled_estimates(folders, method, seed, samples, shared_uniform)
+    found, value, digest = pooled_estimates(folders, method, seed, samples, options)
     rows = seat_rows(found, seed)
     first = next(iter(found.values()))
     units, hands = len(set(first.units.tolist())), int(first.raw.shape[0])
@@ -160,7 +196,7 @@ def round_robin(folders: list[Path]) -> list[Path]:
 
 
 def crosstable(
-    folders: list[Path], method: str, seed: int, samples: int | None, shared_uniform: frozenset[str]
+    folders: list[Path], method: str, seed: int, samples: int | None, options: AivatOptions | None = None
 ) -> tuple[list[str], dict[tuple[str, str], EstimatorRow], str, str, float]:
     """(agents, {(row, column): the row agent's estimator row against the column}, value, digest, mbb per
     small bet) over heads-up results folders; the method's last estimator (its highest tier)."""
@@ -168,7 +204,7 @@ def crosstable(
     cells: dict[tuple[str, str], EstimatorRow] = {}
     value = digest = ""
     for folder in folders:
-        found, value, digest = estimates(folder, method, seed, samples, shared_uniform)
+        found, value, digest = estimates(folder, method, seed, samples, options)
         first = next(iter(found.values()))
         labels, mbb_per_sb = first.labels, 1000.0 * first.small_bet / first.big_blind
         if len(labels) != 2:
@@ -214,12 +250,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     unbiasedness z of mean(X - u). Several heads-up folders (or a folder of them) give a crosstable; with
     --pool, several folders of one match cut in parts (the same agents, other seeds) give one report."""
     folders = round_robin([Path(r) for r in args.results])
-    shared = frozenset(args.shared_uniform or ())
+    options = AivatOptions(frozenset(args.shared_uniform or ()), args.imaginary_weights)
     if len(folders) == 1 or args.pool:
-        print(evaluate_folder(folders, args.method, args.seed, args.samples, shared, args.json))
+        print(evaluate_folder(folders, args.method, args.seed, args.samples, options, args.json))
         return 0
     agents, cells, value, digest, mbb_per_sb = crosstable(
-        folders, args.method, args.seed, args.samples, shared
+        folders, args.method, args.seed, args.samples, options
     )
     if args.json:
         report = {
@@ -289,6 +325,15 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         metavar="SEAT",
         help="AIVAT: this seat draws every decision of a hand from one uniform (Loki-2's same-u selector)",
+    )
+    p.add_argument(
+        "--imaginary-weights",
+        type=imaginary_weights,
+        default=aivat.IMAGINARY_WEIGHTS,
+        metavar="fitted|plain|W,W,W,W",
+        help="AIVAT: the imaginary tier's weight of each round's brackets (pre-flop, flop, turn, river): "
+        f"fitted on calibration matches (default, {','.join(map(str, aivat.IMAGINARY_WEIGHTS))}), plain "
+        "(1 each, the plain all-in equity value) or your own; any fixed weights keep it unbiased",
     )
     p.add_argument("--seed", type=seed_arg, default=0, help="seed of the boards and run-outs (default 0)")
     p.add_argument(

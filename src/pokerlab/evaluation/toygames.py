@@ -218,14 +218,19 @@ def reach(game: OneCardPoker, h: tuple, seat: int, strategy: Strategy) -> float:
 
 
 def imaginary(
-    game: OneCardPoker, value: ValueFunction, seat: int, strategy: Strategy
+    game: OneCardPoker,
+    value: ValueFunction,
+    seat: int,
+    strategy: Strategy,
+    round_weights: tuple[float, float] = (1.0, 1.0),
 ) -> Callable[[tuple], np.ndarray]:
     """AIVAT with imaginary observations over ``seat``'s private card (Burch et al. 2018; Bowling et al.
     2008): W averaged over the `alternatives` weighted by ``seat``'s `reach` under its known ``strategy``,
     W-bar(O), and at every card but ``seat``'s own and at every action of ``seat`` the correction
     W-bar(O x_obs) - sum_x P(x | O) W-bar(O x), P(x | O) the reach-weighted mixture of the alternatives'
-    distributions. X = the payoff averaged so (u-bar) - the corrections, per seat; the other seat's
-    actions get none. Returns z -> X(z), the weighted sums kept between calls."""
+    distributions. X = the payoff averaged so (u-bar) - the corrections, each times ``round_weights`` of
+    the round it is taken in (before or after the public card), per seat; the other seat's actions get
+    none. Returns z -> X(z), the weighted sums kept between calls."""
     cache: dict[tuple, tuple[float, np.ndarray]] = {}
 
     def weighted(h: tuple, w_of: ValueFunction = value) -> tuple[float, np.ndarray]:
@@ -249,7 +254,10 @@ def imaginary(
 
     def estimate(z: tuple) -> np.ndarray:
         total, sum_u = weighted(z, game.utility)
-        return sum_u / total - sum(correction(z[:t], z[t]) for t in range(len(z)))
+        return sum_u / total - sum(
+            round_weights[sum(not isinstance(e, str) for e in z[:t]) > 2] * correction(z[:t], z[t])
+            for t in range(len(z))
+        )
 
     def correction(h: tuple, observed) -> np.ndarray:
         dealt = sum(not isinstance(e, str) for e in h)
