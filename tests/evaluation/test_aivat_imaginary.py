@@ -144,42 +144,57 @@ def test_imaginary_observations_beat_action_corrections_with_a_good_value(seed):
 # -- hold'em -------------------------------------------------------------------------------------------
 
 
+class Reach:
+    """Position `k`'s holdings that the other seat cannot rule out, a holding at a time, with their reach
+    (the plain oracles below)."""
+
+    def __init__(self, hand, k):
+        theirs = {hand.holes[2 * (1 - k)], hand.holes[2 * (1 - k) + 1]}
+        self.weight = {g: 1.0 for g in range(NUM_HOLDINGS) if not set(HOLDING_CARDS[g].tolist()) & theirs}
+
+    def live(self, board):
+        board = set(board)
+        return [g for g, w in self.weight.items() if w > 0 and not set(HOLDING_CARDS[g].tolist()) & board]
+
+    def bar(self, w, board):
+        """W-bar: the reach-weighted mean of `w` over the holdings live on `board`."""
+        live = self.live(board)
+        return sum(self.weight[g] * w[g] for g in live) / sum(self.weight[g] for g in live)
+
+    def expected(self, state, policy, w_of):
+        """The reach-weighted expected child value of `k`'s decision at `state` (`w_of`: child -> W)."""
+        live, total = self.live(state.board_seen), 0.0
+        for a in state.legal_actions():
+            child = state.copy()
+            child.act(a)
+            w = w_of(child)
+            total += sum(self.weight[g] * policy[g, a] * w[g] for g in live)
+        return total / sum(self.weight[g] for g in live)
+
+    def update(self, policy, action):
+        for g in self.weight:
+            self.weight[g] *= policy[g, action]
+
+
 def plain_imaginary(hand, policies, k, tier: Imaginary) -> float:
     """X of position `k` by the telescoped form, a holding at a time: the deal's mean value, plus the
     change of W-bar at every action of the other seat, plus, at every action of `k`, the reach-weighted
     expected child value less W-bar before it (no card term: W is balanced at cards for every holding)."""
-    u = 1 - k
-    theirs = {hand.holes[2 * u], hand.holes[2 * u + 1]}
-    alive = [i for i in range(NUM_HOLDINGS) if not set(HOLDING_CARDS[i].tolist()) & theirs]
-    weight = dict.fromkeys(alive, 1.0)
+    reach = Reach(hand, k)
     state = hand.start(tier.config)
-
-    def live(board):
-        return [g for g in alive if weight[g] > 0 and not set(HOLDING_CARDS[g].tolist()) & set(board)]
-
-    def bar(w, board):
-        return sum(weight[g] * w[g] for g in live(board)) / sum(weight[g] for g in live(board))
-
     x = sum(state.committed) / 2 - state.committed[k]
     last = -1  # the round of the last action (W mid-round finishes it with the baseline)
     for i, (p, action, _) in enumerate(hand.actions):
         board, r = state.board_seen, state.round
         tables = tier.tables(hand, k, state)
-        before = bar(tier.values(state, k, tables, last), board)
+        before = reach.bar(tier.values(state, k, tables, last), board)
         if p == k:
-            expected = 0.0
-            for a in state.legal_actions():
-                child = state.copy()
-                child.act(a)
-                w = tier.values(child, k, tables, r)
-                expected += sum(weight[g] * policies[i][g, a] * w[g] for g in live(board))
-            x += expected / sum(weight[g] for g in live(board)) - before
-            for g in alive:
-                weight[g] *= policies[i][g, action]
+            x += reach.expected(state, policies[i], lambda c, t=tables, r=r: tier.values(c, k, t, r)) - before
+            reach.update(policies[i], action)
             state.act(action)
         else:
             state.act(action)
-            x += bar(tier.values(state, k, tables, r), board) - before  # before any new card
+            x += reach.bar(tier.values(state, k, tables, r), board) - before  # before any new card
         last = r if state.round == r else -1
     return x
 
@@ -223,42 +238,26 @@ def plain_brackets(hand, policies, k, tier: Imaginary) -> tuple[float, list[floa
     mean by symmetry; at each action of `k`, W-bar after it (the reach updated) less the reach-weighted
     expected child value; at each round's cards, W-bar after them less W-bar before; each counted in
     the round whose pot values it (the round of the action, or the round the cards end)."""
-    u = 1 - k
-    theirs = {hand.holes[2 * u], hand.holes[2 * u + 1]}
-    weight = {g: 1.0 for g in range(NUM_HOLDINGS) if not set(HOLDING_CARDS[g].tolist()) & theirs}
+    reach = Reach(hand, k)
     state = hand.start(tier.config)
-
-    def live(board):
-        return [g for g in weight if not set(HOLDING_CARDS[g].tolist()) & set(board)]
-
-    def bar(w, board):
-        return sum(weight[g] * w[g] for g in live(board)) / sum(weight[g] for g in live(board))
-
     brackets = [0.0] * 4
-    tables = tier.tables(hand, k, state)
-    brackets[0] = bar(tier.values(state, k, tables, -1), ()) - (sum(state.committed) / 2 - state.committed[k])
+    start = reach.bar(tier.values(state, k, tier.tables(hand, k, state), -1), ())
+    brackets[0] = start - (sum(state.committed) / 2 - state.committed[k])
     for i, (p, action, _) in enumerate(hand.actions):
         board, r = state.board_seen, state.round
         tables = tier.tables(hand, k, state)
         if p == k:
-            expected = 0.0
-            for a in state.legal_actions():
-                child = state.copy()
-                child.act(a)
-                w = tier.values(child, k, tables, r)
-                expected += sum(weight[g] * policies[i][g, a] * w[g] for g in live(board))
-            expected /= sum(weight[g] for g in live(board))
-            for g in weight:
-                weight[g] *= policies[i][g, action]
+            expected = reach.expected(state, policies[i], lambda c, t=tables, r=r: tier.values(c, k, t, r))
+            reach.update(policies[i], action)
             state.act(action)
-            brackets[r] += bar(tier.values(state, k, tables, r), board) - expected
+            brackets[r] += reach.bar(tier.values(state, k, tables, r), board) - expected
         else:
             state.act(action)
         if len(state.board_seen) > len(board):
-            before = bar(tier.values(state, k, tables, r), board)
+            before = reach.bar(tier.values(state, k, tables, r), board)
             after = tier.values(state, k, tier.tables(hand, k, state), state.round - 1)
-            brackets[r] += bar(after, state.board_seen) - before
-    end = bar(tier.values(state, k, tier.tables(hand, k, state), -1), state.board_seen)
+            brackets[r] += reach.bar(after, state.board_seen) - before
+    end = reach.bar(tier.values(state, k, tier.tables(hand, k, state), -1), state.board_seen)
     return end, brackets
 
 
