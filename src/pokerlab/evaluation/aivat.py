@@ -404,7 +404,7 @@ class Imaginary:
     def hand(self, hand: HindsightHand, policies: dict[int, np.ndarray], known: int) -> np.ndarray:
         """X by position (chips) of the imaginary observations over position `known`'s holdings: u-bar(end)
         less the weighted brackets."""
-        return weighted(self.terms(hand, policies, [known]), self.weights)
+        return imaginary_estimate(self.terms(hand, policies, [known]), self.weights)
 
     def terms(self, hand: HindsightHand, policies: dict[int, np.ndarray], known: list[int]) -> np.ndarray:
         """float[2, 5] by position: u-bar(end), then the brackets by round (`brackets`), the mean over the
@@ -477,11 +477,11 @@ def aivat_of_folder(
     record, tiers, terms = _walk(out, seed, samples, shared_uniform, samples_preflop)
     found = {t: seat_estimates(record, lambda h, k=k: tiers[h.hand][k]) for k, t in enumerate(TIERS[:2])}
     if terms:
-        found["imaginary"] = seat_estimates(record, lambda hand: weighted(terms[hand.hand], weights))
+        found["imaginary"] = seat_estimates(record, lambda h: imaginary_estimate(terms[h.hand], weights))
     return found
 
 
-def weighted(terms: np.ndarray, weights: np.ndarray) -> np.ndarray:
+def imaginary_estimate(terms: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The imaginary tier's X by position from `Imaginary.terms`: u-bar(end) less the weighted brackets."""
     return terms[:, 0] - terms[:, 1:] @ weights
 

@@ -196,11 +196,16 @@ def continuation_value(game: OneCardPoker, strategy: Strategy) -> ValueFunction:
     return value
 
 
+def cards_dealt(h: tuple) -> int:
+    """How many cards ``h`` has dealt (the two private cards, then the public one)."""
+    return sum(not isinstance(e, str) for e in h)
+
+
 def alternatives(game: OneCardPoker, h: tuple, seat: int) -> list[tuple]:
     """The histories the other seat cannot tell from ``h``: ``seat``'s private card replaced by every card
     not held by the other seat nor on the board dealt *so far* in ``h`` (``h`` itself among them); ``h``
     whole when ``seat``'s card is not dealt yet."""
-    if sum(not isinstance(e, str) for e in h) <= seat:
+    if cards_dealt(h) <= seat:
         return [h]
     where = [t for t, e in enumerate(h) if not isinstance(e, str)][seat]
     seen = {e for t, e in enumerate(h) if not isinstance(e, str) and t != where}
@@ -255,12 +260,11 @@ def imaginary(
     def estimate(z: tuple) -> np.ndarray:
         total, sum_u = weighted(z, game.utility)
         return sum_u / total - sum(
-            round_weights[sum(not isinstance(e, str) for e in z[:t]) > 2] * correction(z[:t], z[t])
-            for t in range(len(z))
+            round_weights[cards_dealt(z[:t]) > 2] * correction(z[:t], z[t]) for t in range(len(z))
         )
 
     def correction(h: tuple, observed) -> np.ndarray:
-        dealt = sum(not isinstance(e, str) for e in h)
+        dealt = cards_dealt(h)
         if game.chance(h) is None and game.seat(h) != seat or game.chance(h) and dealt == seat:
             return np.zeros(2)  # the other seat's action, or the known seat's card, which it does not see
         total, _ = weighted(h)
