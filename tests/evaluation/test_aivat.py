@@ -11,7 +11,8 @@ from pokerlab import play_match
 from pokerlab.actions import CALL, FOLD, RAISE
 from pokerlab.agents import Agent, Decision
 from pokerlab.errors import ConfigError
-from pokerlab.evaluation.aivat import aivat_of_folder, conditional, narrowed
+from pokerlab.evaluation.aivat import aivat_of_folder, conditional, fit_imaginary_weights, narrowed
+from pokerlab.evaluation.luck import fit_street_weights
 from pokerlab.evaluation.stats import estimator_row
 from pokerlab.interfaces.cli import main
 from pokerlab.programs.loki2.selector import draw
@@ -105,6 +106,15 @@ def test_evaluate_and_match_evaluate_on_the_command_line(tmp_path, capsys):
     assert reports["fitted"]["digest"] != reports["plain"]["digest"]
     assert main(["evaluate", str(rr / "a"), "--method", "aivat", "--imaginary-weights", "2,2,1"]) == 2
     assert "four finite numbers" in capsys.readouterr().err
+    assert main(["evaluate", str(rr / "a"), "--method", "aivat", "--fit-weights", "--seed", "7"]) == 0
+    fitted = tuple(round(w, 2) for w in fit_imaginary_weights([rr / "a"], seed=7))
+    assert capsys.readouterr().out.strip() == str(fitted)
+    assert main(["evaluate", str(rr / "a"), "--method", "luck", "--fit-weights", "--samples", "50"]) == 0
+    fitted = tuple(round(w, 2) for w in fit_street_weights(rr / "a", seed=0, samples=50))
+    assert capsys.readouterr().out.strip() == f"{rr / 'a'} {fitted}"
+    assert main(["evaluate", str(rr / "a"), "--method", "divat", "--fit-weights"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "divat has none" in err[0]
     assert main(["match", "--agents", "raise,call", "--hands", "60", "--seed", "1", "--out", str(rr / "b"),
                  "--no-progress"]) == 0  # fmt: skip
     assert main(["match", "--agents", "raise,loki2-triples", "--hands", "60", "--seed", "1", "--out",

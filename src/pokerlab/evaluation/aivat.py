@@ -556,15 +556,3 @@ def _tiers(out, record, seed, samples, shared_uniform, imaginary, answers, recor
 def decoded(answers: dict[int, bytes], hand: HindsightHand) -> dict[int, np.ndarray] | None:
     """The hand's recorded answers ({action index: float32[1326, 3]}), None where it has no record."""
     return decode(answers[hand.hand]) if hand.hand in answers else None
-
-
-if __name__ == "__main__":  # python -m pokerlab.evaluation.aivat CALIBRATION_FOLDER... --seed SEED
-    import argparse
-
-    parser = argparse.ArgumentParser(
-        description="fit the imaginary tier's weights on calibration results folders"
-    )
-    parser.add_argument("folders", nargs="+", help="heads-up results folders of `pokerlab match`, pooled")
-    parser.add_argument("--seed", type=int, default=7, help="seed of the pre-flop boards (default 7)")
-    parsed = parser.parse_args()
-    print(tuple(round(w, 2) for w in fit_imaginary_weights(parsed.folders, parsed.seed)))

@@ -241,6 +241,22 @@ def crosstable_text(agents: list[str], cells: dict[tuple[str, str], EstimatorRow
     return "\n".join(lines)
 
 
+def fitted_weights(folders: list[Path], method: str, seed: int, samples: int | None) -> str:
+    """--fit-weights: the luck adjustment's least-squares street weights of each calibration folder, or
+    AIVAT's imaginary-tier weights by round over the folders pooled (rounded as the shipped ones are);
+    one `ConfigError` line for another method."""
+    if method == "luck":
+        samples = luck.DEFAULT_SAMPLES if samples is None else samples
+        fits = [(folder, luck.fit_street_weights(folder, seed, samples)) for folder in folders]
+        return "\n".join(f"{folder} {tuple(round(w, 2) for w in weights)}" for folder, weights in fits)
+    if method == "aivat":
+        return str(tuple(round(w, 2) for w in aivat.fit_imaginary_weights(folders, seed)))
+    raise ConfigError(
+        f"--fit-weights fits the street weights of --method luck or the imaginary tier's of --method aivat; "
+        f"{method} has none"
+    )
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """Evaluate `pokerlab match` results folders: each seat's raw sb/hand beside its variance-reduced
     sb/hand (luck adjustment; DIVAT; AIVAT's chance, actions and imaginary-observation tiers, the last two
@@ -250,6 +266,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     unbiasedness z of mean(X - u). Several heads-up folders (or a folder of them) give a crosstable; with
     --pool, several folders of one match cut in parts (the same agents, other seeds) give one report."""
     folders = round_robin([Path(r) for r in args.results])
+    if args.fit_weights:
+        print(fitted_weights(folders, args.method, args.seed, args.samples))
+        return 0
     options = AivatOptions(frozenset(args.shared_uniform or ()), args.imaginary_weights)
     if len(folders) == 1 or args.pool:
         print(evaluate_folder(folders, args.method, args.seed, args.samples, options, args.json))
@@ -341,6 +360,13 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="the folders are parts of one match (the same agents, other seeds): one report over all their "
         "units instead of a crosstable",
+    )
+    p.add_argument(
+        "--fit-weights",
+        action="store_true",
+        help="fit weights on calibration folders instead of evaluating: the luck adjustment's street weights "
+        "of each folder (--method luck), or the imaginary tier's weights by round over the folders pooled "
+        "(--method aivat); never on the hands they will judge",
     )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=cmd_evaluate)

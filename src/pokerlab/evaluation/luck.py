@@ -229,16 +229,3 @@ def _deals(out: Path) -> dict[int, int]:
         raise ConfigError(f"{str(out)!r} holds no hands.csv: a duplicate match's deals are in it") from None
     except ValueError as exc:
         raise CorruptData(f"{out / 'hands.csv'} is unreadable ({exc})") from None
-
-
-if __name__ == "__main__":  # python -m pokerlab.evaluation.luck CALIBRATION_FOLDER... --seed SEED
-    import argparse
-
-    parser = argparse.ArgumentParser(description="fit the street weights on calibration results folders")
-    parser.add_argument(
-        "folders", nargs="+", help="results folders of `pokerlab match`, one number of seats each"
-    )
-    parser.add_argument("--seed", type=int, default=7, help="seed of the pre-flop boards (default 7)")
-    parsed = parser.parse_args()
-    for folder in parsed.folders:
-        print(folder, tuple(round(w, 2) for w in fit_street_weights(folder, parsed.seed)))
